@@ -1,0 +1,102 @@
+"""Art Robbery (Reiner Knizia, Helvetiq 2021): card play, taking and stealing loot tokens, alibis.
+
+=================  =====================================================
+Import             ``from heist_envs import art_robbery_v0``
+Agents             ``player_0`` ... ``player_{n-1}``, 2 to 5 players
+Actions            ``Discrete(20)``: 0-8 play a card of type 0-8 (Number 0-5, Boss, Guard
+                   Dog, Greedy Thief); 9-17 take token slot 0-8 of the raid; 18 give up the
+                   stolen token; 19 give the Guard Dog instead
+Observation        ``Dict(observation=Box(int8, (OBS_SIZE,)), action_mask=Box(int8, (20,)))``,
+                   parts named in ``LAYOUT``
+Rewards            terminal: +1 for every winner (shared wins too), -1 otherwise, 0 if truncated
+Options            ``max_turns`` (truncation, default 1000), ``deck_order`` (fixes the deal)
+=================  =====================================================
+
+Rules: ``shared/rules/art_robbery.md``; the kernel in :mod:`.rules` is their single source.
+"""
+
+import numpy as np
+
+from heist_envs.core.game import Game, Option
+
+from . import rules
+from .actions import NUM_ACTIONS, action_name
+from .components import CARD_COUNTS, NUM_CARD_TYPES, NUM_CARDS
+from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
+from .render import render
+from .state import STATE_DTYPE
+
+OPTIONS = {
+    "max_turns": Option(1000, "truncate the game after this many card plays (D9)"),
+    "deck_order": Option(
+        None,
+        "the 55 card type ids (0-8) in draw order: seat 0's five cards first, then seat 1's, "
+        "..., then the draw pile from its top; None shuffles",
+    ),
+}
+
+
+def setup(s, seed, options):
+    max_turns = options["max_turns"]
+    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+        raise ValueError(f"art_robbery: max_turns must be a positive integer, got {max_turns!r}")
+    s.max_turns = max_turns
+    rules.init(s, seed)
+    if options["deck_order"] is not None:
+        order = check_deck_order(options["deck_order"])
+        s.hands[:] = 0
+        s.deck[:] = order[::-1]
+        s.deck_size = NUM_CARDS
+        rules.deal(s)
+
+
+def check_deck_order(deck_order):
+    """The deck order as an int8 array, or a ValueError saying why it is not one."""
+    order = np.asarray(deck_order)
+    if order.shape != (NUM_CARDS,) or not np.issubdtype(order.dtype, np.integer):
+        raise ValueError(
+            f"art_robbery: deck_order must be {NUM_CARDS} card type ids, got shape {order.shape}"
+        )
+    counts = np.bincount(order, minlength=NUM_CARD_TYPES) if order.min() >= 0 else None
+    if counts is None or len(counts) != NUM_CARD_TYPES or (counts != CARD_COUNTS).any():
+        raise ValueError(
+            "art_robbery: deck_order must hold each card type id 0-8 as often as the deck "
+            f"does: {dict(enumerate(CARD_COUNTS.tolist()))}"
+        )
+    return order.astype(np.int8)
+
+
+def scores(s):
+    """Final scores (after the alibi penalty) and alibi totals per seat."""
+    n = int(s.num_players)
+    values = np.zeros(n, np.int64)
+    alibis = np.zeros(n, np.int64)
+    rules.final_scores(s, values, alibis)
+    return {"score": values.tolist(), "alibis": alibis.tolist()}
+
+
+GAME = Game(
+    name="art_robbery",
+    title="Art Robbery",
+    version=0,
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    num_actions=NUM_ACTIONS,
+    obs_size=OBS_SIZE,
+    obs_dtype=OBS_DTYPE,
+    state_dtype=STATE_DTYPE,
+    layout=LAYOUT,
+    options=OPTIONS,
+    init=rules.init,
+    legal_mask=rules.legal_mask,
+    apply=rules.apply,
+    observe=observe,
+    returns=rules.returns,
+    determinize=rules.determinize,
+    setup=setup,
+    action_name=action_name,
+    render=render,
+    scores=scores,
+    description=__doc__,
+)

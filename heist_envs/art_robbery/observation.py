@@ -1,0 +1,114 @@
+"""What one seat may know, as a flat int8 vector with named parts (``LAYOUT``).
+
+Seats are relative: index 0 is the observer, 1 the next seat clockwise, and so on. Perfect
+recall of public events is kept as counts (cards each seat played, every token's holder).
+"""
+
+import numba as nb
+import numpy as np
+
+from heist_envs.core.layout import build_layout
+
+from .components import (
+    NUM_CARD_TYPES,
+    NUM_PLAYERS_MAX,
+    NUM_PLAYERS_MIN,
+    NUM_RAIDS,
+    TOKEN_ALIBIS,
+    TOKEN_VALUES,
+    TOKENS_PER_RAID,
+)
+from .state import BOX, CENTRE, NOBODY, NUM_PHASES
+
+# A token's location as one-hot: centre, box, then relative seats 0..4.
+TOKEN_PLACES = 2 + NUM_PLAYERS_MAX
+
+LAYOUT, OBS_SIZE = build_layout(
+    [
+        ("hand", NUM_CARD_TYPES),  # own card counts
+        ("discard", NUM_CARD_TYPES),  # discard pile counts
+        ("draw_pile_size", 1),
+        ("raid", NUM_RAIDS),  # one-hot
+        ("phase", NUM_PHASES),  # one-hot: play, token, dog, game over
+        ("turn_player", NUM_PLAYERS_MAX),  # one-hot relative seat whose turn it is
+        ("actor", NUM_PLAYERS_MAX),  # one-hot relative seat who decides now
+        ("pending_card", NUM_CARD_TYPES),  # one-hot card played this turn
+        ("pending_token", TOKENS_PER_RAID),  # one-hot slot being stolen (dog phase)
+        ("offered", TOKENS_PER_RAID),  # slots offered (token phase)
+        ("dog", 1 + NUM_PLAYERS_MAX),  # one-hot: centre, relative seats
+        ("tokens", NUM_RAIDS * TOKENS_PER_RAID * TOKEN_PLACES),  # [raid, slot, place] one-hot
+        ("played", NUM_PLAYERS_MAX * NUM_CARD_TYPES),  # [relative seat, card] counts
+        ("loot_value", NUM_PLAYERS_MAX),  # token values held, relative seats
+        ("alibis", NUM_PLAYERS_MAX),  # alibi dots held, relative seats
+        ("reshuffled", 1),
+        ("reshuffle_counts", NUM_CARD_TYPES),  # the pile's composition when last reshuffled
+        ("drawn_since_reshuffle", NUM_CARD_TYPES),  # own draws from that pile
+        ("num_players", NUM_PLAYERS_MAX - NUM_PLAYERS_MIN + 1),  # one-hot 2..5
+    ]
+)
+OBS_DTYPE = np.int8
+_COUNT_MAX = 127  # play counts saturate in the int8 observation
+
+_HAND = LAYOUT["hand"].start
+_DISCARD = LAYOUT["discard"].start
+_PILE = LAYOUT["draw_pile_size"].start
+_RAID = LAYOUT["raid"].start
+_PHASE = LAYOUT["phase"].start
+_TURN = LAYOUT["turn_player"].start
+_ACTOR = LAYOUT["actor"].start
+_CARD = LAYOUT["pending_card"].start
+_PENDING = LAYOUT["pending_token"].start
+_OFFERED = LAYOUT["offered"].start
+_DOG = LAYOUT["dog"].start
+_TOKENS = LAYOUT["tokens"].start
+_PLAYED = LAYOUT["played"].start
+_VALUE = LAYOUT["loot_value"].start
+_ALIBIS = LAYOUT["alibis"].start
+_RESHUFFLED = LAYOUT["reshuffled"].start
+_RESHUFFLE = LAYOUT["reshuffle_counts"].start
+_DRAWN = LAYOUT["drawn_since_reshuffle"].start
+_NUM_PLAYERS = LAYOUT["num_players"].start
+
+
+@nb.njit(cache=True)
+def observe(s, seat, out):
+    n = s.num_players
+    out[:] = 0
+    for t in range(NUM_CARD_TYPES):
+        out[_HAND + t] = s.hands[seat, t]
+        out[_DISCARD + t] = s.discard[t]
+        out[_RESHUFFLE + t] = s.reshuffle_counts[t]
+        out[_DRAWN + t] = s.drawn_since[seat, t]
+    out[_PILE] = s.deck_size
+    if s.raid < NUM_RAIDS:
+        out[_RAID + s.raid] = 1
+    out[_PHASE + s.phase] = 1
+    out[_TURN + (s.turn_player - seat) % n] = 1
+    if s.actor >= 0:
+        out[_ACTOR + (s.actor - seat) % n] = 1
+    if s.pending_card >= 0:
+        out[_CARD + s.pending_card] = 1
+    if s.pending_token >= 0:
+        out[_PENDING + s.pending_token] = 1
+    for i in range(TOKENS_PER_RAID):
+        out[_OFFERED + i] = s.offered[i]
+    out[_DOG + (0 if s.dog == NOBODY else 1 + (s.dog - seat) % n)] = 1
+    for r in range(NUM_RAIDS):
+        for i in range(TOKENS_PER_RAID):
+            holder = s.token_loc[r, i]
+            base = _TOKENS + (r * TOKENS_PER_RAID + i) * TOKEN_PLACES
+            if holder == CENTRE:
+                out[base] = 1
+            elif holder == BOX:
+                out[base + 1] = 1
+            elif holder >= 0:
+                rel = (holder - seat) % n
+                out[base + 2 + rel] = 1
+                out[_VALUE + rel] += TOKEN_VALUES[i]
+                out[_ALIBIS + rel] += TOKEN_ALIBIS[r, i]
+    for q in range(n):
+        rel = (q - seat) % n
+        for t in range(NUM_CARD_TYPES):
+            out[_PLAYED + rel * NUM_CARD_TYPES + t] = min(s.played[q, t], _COUNT_MAX)
+    out[_RESHUFFLED] = s.reshuffled
+    out[_NUM_PLAYERS + n - NUM_PLAYERS_MIN] = 1

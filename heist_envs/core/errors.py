@@ -1,0 +1,13 @@
+"""Exceptions raised on bad input. Each says what was wrong and what is allowed."""
+
+
+class HeistError(Exception):
+    """Base class of every error raised by heist-envs."""
+
+
+class IllegalActionError(HeistError, ValueError):
+    """An action that is not legal in the current state; the game is left unchanged."""
+
+
+class GameRecordError(HeistError, ValueError):
+    """A saved game or game record that is malformed or does not match the game."""

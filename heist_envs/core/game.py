@@ -1,0 +1,140 @@
+"""The one interface every game kernel offers, and what the adapters build on.
+
+A game is a numpy record dtype plus a handful of numba-jitted functions over one record
+(``s``): ``init``, ``legal_mask``, ``apply``, ``observe``, ``returns``, ``determinize``. Every
+record starts with the same header fields, so generic code reads whose turn it is and
+whether the game is over without calling into the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
+HEADER_FIELDS = [
+    ("rng", np.uint64),  # the RNG state (heist_envs.core.rng)
+    ("num_players", np.int8),
+    ("actor", np.int8),  # the seat whose decision it is; -1 once the game is over
+    ("status", np.int8),  # RUNNING, TERMINATED or TRUNCATED
+]
+
+RUNNING = 0
+TERMINATED = 1
+TRUNCATED = 2
+
+
+def state_dtype(fields) -> np.dtype:
+    """A game's record dtype: the shared header followed by the game's own fields."""
+    return np.dtype(HEADER_FIELDS + list(fields), align=True)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A ``reset`` option a game accepts: its default value and what it does."""
+
+    default: object
+    doc: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the adapters, agents and tools need to know about one game.
+
+    Kernel functions (numba-jitted, each over one record ``s``):
+
+    - ``init(s, seed)``: deal a new game from the configuration already in ``s``
+      (``num_players`` and the game's own config fields), drawing from ``seed``.
+    - ``legal_mask(s, out)``: write 1 for every legal action of ``s.actor`` into int8 ``out``.
+    - ``apply(s, action)``: play one legal decision and every automatic step after it.
+    - ``observe(s, seat, out)``: write what ``seat`` may know into ``out`` (``obs_size``).
+    - ``returns(s, out)``: per-seat returns (float32) of a finished game.
+    - ``determinize(s, seat, seed)``: re-deal in place what ``seat`` cannot see, reseed the RNG.
+
+    Python functions:
+
+    - ``setup(s, seed, options)``: validate option values, write the config into ``s``
+      (``num_players`` is already set), call ``init``, then apply the options that fix chance.
+    - ``action_name(action, s=None)``: a readable name, more specific when a state is given.
+    - ``render(s, seat=None)``: the table as text from ``seat``'s view (None: spectator).
+    - ``scores(s)``: a dict of per-seat results (scores, tie-breakers) for ``infos``.
+    """
+
+    name: str
+    title: str
+    version: int
+    min_players: int
+    max_players: int
+    default_players: int
+    num_actions: int
+    obs_size: int
+    obs_dtype: type
+    state_dtype: np.dtype
+    layout: Mapping[str, slice]
+    options: Mapping[str, Option]
+    init: Callable
+    legal_mask: Callable
+    apply: Callable
+    observe: Callable
+    returns: Callable
+    determinize: Callable
+    setup: Callable
+    action_name: Callable
+    render: Callable
+    scores: Callable
+    agent_names: Callable[[int], list[str]] = field(
+        default=lambda n: [f"player_{i}" for i in range(n)]
+    )
+    information: str = "imperfect"
+    chance: bool = True
+    description: str = ""
+
+    @property
+    def env_name(self) -> str:
+        return f"{self.name}_v{self.version}"
+
+    def check_players(self, num_players: int | None) -> int:
+        """The player count to use, or a ValueError saying which counts are allowed."""
+        if num_players is None:
+            return self.default_players
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ValueError(f"{self.name}: num_players must be an integer, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(
+                f"{self.name}: num_players={num_players} is out of range; "
+                f"allowed: {self.min_players} to {self.max_players}"
+            )
+        return int(num_players)
+
+    def check_options(self, options: Mapping | None) -> dict:
+        """The options with defaults filled in, or a ValueError naming the unknown ones."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            allowed = ", ".join(sorted(self.options)) or "none"
+            raise ValueError(f"{self.name}: unknown option(s) {unknown}; allowed: {allowed}")
+        return {name: options.get(name, opt.default) for name, opt in self.options.items()}
+
+    def new_state(self, num_players=None, seed=None, options=None) -> np.recarray:
+        """A new game as a 1-element record array (``state[0]`` is the record)."""
+        num_players = self.check_players(num_players)
+        options = self.check_options(options)
+        state = np.zeros(1, self.state_dtype).view(np.recarray)
+        state[0].num_players = num_players
+        self.setup(state[0], np.uint64(normalize_seed(seed)), options)
+        return state
+
+    def new_states(self, n: int) -> np.recarray:
+        """An empty batch of ``n`` records, for the batched engine."""
+        return np.zeros(n, self.state_dtype).view(np.recarray)
+
+
+def normalize_seed(seed) -> int:
+    """A 64-bit seed from an int, or a fresh random one for None."""
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    return int(seed) % (1 << 64)
