@@ -12,6 +12,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from heist_envs.core.compiled import kernel_view
 from heist_envs.core.errors import GameRecordError, IllegalActionError
 from heist_envs.core.game import RUNNING, TERMINATED, Game, normalize_seed
 from heist_envs.core.record import GameRecord, load_state_dict, state_dict
@@ -54,6 +55,7 @@ class HeistEnv(AECEnv):
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._entry = game.entry
         self._state = None
         self._mask = np.zeros(game.num_actions, np.int8)
         self._obs = np.zeros(game.obs_size, game.obs_dtype)
@@ -75,7 +77,7 @@ class HeistEnv(AECEnv):
             merged.update(options)
         self.seed = normalize_seed(seed)
         self.options = merged
-        self._state = self.game.new_state(self.num_players, self.seed, merged)
+        self._set_state(self.game.new_state(self.num_players, self.seed, merged))
         self.actions = []
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -87,10 +89,9 @@ class HeistEnv(AECEnv):
 
     def observe(self, agent):
         seat = self._seat_of(agent)
-        s = self._state[0]
-        self.game.observe(s, seat, self._obs)
-        mask = self._mask if seat == s.actor else np.zeros_like(self._mask)
-        return {"observation": self._obs.copy(), "action_mask": mask.copy()}
+        self._entry.observe(self._kstate, seat, self._obs)
+        mask = self._mask.copy() if seat == self._actor else np.zeros_like(self._mask)
+        return {"observation": self._obs.copy(), "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -99,10 +100,10 @@ class HeistEnv(AECEnv):
             return
         self._check_legal(action)
         action = int(action)
-        self.game.apply(self._state[0], action)
+        actor, status = self._entry.advance(self._kstate, action, self._mask)
         self.actions.append(action)
         self._cumulative_rewards[agent] = 0.0
-        self._after_move()
+        self._after_move(actor, status)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -143,7 +144,7 @@ class HeistEnv(AECEnv):
         """An independent copy of this environment, RNG included."""
         other = HeistEnv.__new__(HeistEnv)
         other.__dict__.update(self.__dict__)
-        other._state = self._state.copy()
+        other._set_state(self._state.copy())
         other._mask = self._mask.copy()
         other._obs = self._obs.copy()
         other._returns = self._returns.copy()
@@ -162,7 +163,7 @@ class HeistEnv(AECEnv):
         """Continue from a :meth:`state_dict`; raises GameRecordError if it does not fit."""
         state = load_state_dict(self.game, data, self.num_players)
         self.reset(seed=0)
-        self._state = state
+        self._set_state(state)
         self.seed = None  # the game did not start here: no record replays it
         self._after_move()
 
@@ -179,6 +180,10 @@ class HeistEnv(AECEnv):
         )
 
     # Internals ------------------------------------------------------------------------------
+
+    def _set_state(self, state):
+        self._state = state
+        self._kstate = kernel_view(state)
 
     def _seat_of(self, agent) -> int:
         if isinstance(agent, (int, np.integer)) and 0 <= agent < self.num_players:
@@ -211,23 +216,23 @@ class HeistEnv(AECEnv):
                 f"legal actions: {legal}"
             )
 
-    def _after_move(self):
-        """Sync the PettingZoo bookkeeping with the kernel record after a move or reset."""
-        s = self._state[0]
-        if s.status == RUNNING:
-            self.game.legal_mask(s, self._mask)
+    def _after_move(self, actor=None, status=None):
+        """Sync the PettingZoo bookkeeping with the kernel after a move (which returned the
+        new actor and status) or after a new state was set (None: ask the kernel)."""
+        if status is None:
+            actor, status = self._entry.refresh(self._kstate, self._mask)
+        self._actor = actor
+        if status == RUNNING:
             previous = getattr(self, "agent_selection", None)
             if previous in self.infos:
                 self.infos[previous].pop("action_mask", None)
-            self.agent_selection = self.possible_agents[s.actor]
+            self.agent_selection = self.possible_agents[actor]
             self.infos[self.agent_selection]["action_mask"] = self._mask.copy()
-            for agent in self.agents:
-                self.rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             return
-        self._mask[:] = 0
-        done = self.terminations if s.status == TERMINATED else self.truncations
-        self.game.returns(s, self._returns)
-        results = self.game.scores(s)
+        done = self.terminations if status == TERMINATED else self.truncations
+        self._entry.returns(self._kstate, self._returns)
+        results = self.game.scores(self._state[0])
         for seat, agent in enumerate(self.possible_agents):
             if agent in done:
                 done[agent] = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -28,7 +29,7 @@ TRUNCATED = 2
 
 def state_dtype(fields) -> np.dtype:
     """A game's record dtype: the shared header followed by the game's own fields."""
-    return np.dtype(HEADER_FIELDS + list(fields), align=True)
+    return np.dtype(HEADER_FIELDS + list(fields))  # packed: tobytes() is canonical
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,13 @@ class Game:
     information: str = "imperfect"
     chance: bool = True
     description: str = ""
+
+    @cached_property
+    def entry(self):
+        """Fused, fast-to-call kernel entry points (:mod:`heist_envs.core.compiled`)."""
+        from heist_envs.core.compiled import build_entry_points
+
+        return build_entry_points(self)
 
     @property
     def env_name(self) -> str:
