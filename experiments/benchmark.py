@@ -219,7 +219,7 @@ def ratios(rows):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="heist bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="0.5 s per row instead of 3 s")
     parser.add_argument("--json", metavar="PATH", help="write the records to this file")
     parser.add_argument(
