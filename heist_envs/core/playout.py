@@ -39,3 +39,11 @@ def random_playouts(s, init, legal_mask, apply, num_actions, num_games, seed):
             apply(s, random_legal_action(mask, num_actions))
             steps += 1
     return steps
+
+
+@nb.njit(cache=True)
+def random_legal_actions(masks, seed, out):
+    """One uniformly random legal action per row of ``masks``, into ``out``."""
+    np.random.seed(seed)
+    for i in range(masks.shape[0]):
+        out[i] = random_legal_action(masks[i], masks.shape[1])

@@ -405,3 +405,26 @@ def test_deck_order_option_fixes_the_deal_and_rejects_a_wrong_deck():
         new_game(2, deck_order=[0] * 3)
     with pytest.raises(ValueError, match="max_turns"):
         new_game(2, max_turns=0)
+
+
+def test_section_7_opponents_hands_and_pile_order_are_hidden():
+    """Swapping a card between an opponent's hand and the pile, and reordering the pile,
+    changes nothing in seat 0's observation or mask."""
+    state = GAME.new_state(4, 3)
+    other = state.copy()
+    s = other[0]
+    top = int(s.deck[s.deck_size - 1])
+    held = next(t for t in range(NUM_CARD_TYPES) if s.hands[1, t] and t != top)
+    s.hands[1, held] -= 1
+    s.hands[1, top] += 1
+    s.deck[s.deck_size - 1] = held
+    s.deck[: s.deck_size] = s.deck[: s.deck_size][::-1].copy()
+    assert other.tobytes() != state.tobytes()
+    obs = [np.zeros(GAME.obs_size, GAME.obs_dtype) for _ in range(2)]
+    for st, o in zip((state, other), obs, strict=True):
+        GAME.observe(st[0], 0, o)
+    np.testing.assert_array_equal(obs[0], obs[1])
+    assert mask_of(state[0]) == mask_of(other[0])
+    GAME.observe(state[0], 1, obs[0])
+    GAME.observe(other[0], 1, obs[1])
+    assert not np.array_equal(obs[0], obs[1]), "seat 1 sees its own hand change"
