@@ -1,10 +1,12 @@
-"""Golden playthroughs: one recorded game per registered game, with every seat's observation,
-mask and reward at every step. ``tests/test_games.py`` replays them and compares.
+"""Golden playthroughs: one recorded game per registered game, with every seat's observation
+(as a SHA-256 digest of its bytes, which keeps the files small), mask and reward at every
+step. ``tests/test_games.py`` replays them and compares.
 
 Regenerate on purpose only (a rules change that alters play), then review the diff:
 ``python -m tests.golden``
 """
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -31,7 +33,7 @@ def playthrough(name, num_players, seed=GOLDEN_SEED, actions=None):
         for agent in env.agents:
             obs = env.observe(agent)
             views[agent] = {
-                "observation": obs["observation"].tobytes().hex(),
+                "observation": hashlib.sha256(obs["observation"].tobytes()).hexdigest(),
                 "action_mask": "".join(map(str, obs["action_mask"].tolist())),
                 "reward": env._cumulative_rewards[agent],
             }

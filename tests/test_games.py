@@ -55,7 +55,7 @@ def test_observation_ignores_hidden_information(name, num_players):
     changed = [0]
 
     def check(s):
-        for seat in range(num_players):
+        for seat in range(game.num_seats(num_players)):
             other = s.copy()
             game.determinize(other, seat, 12345 + seat)
             game.observe(s, seat, obs_a)
@@ -81,13 +81,22 @@ def test_determinize_is_reproducible(name):
 
 
 def trajectory_digest(name, num_players, seeds):
-    """A digest of whole random games (states after every step), for jit/no-jit comparison."""
+    """A digest of whole random games (the state and every seat's observation after every
+    step), for jit/no-jit comparison."""
     import hashlib
 
     game = heist_envs.get_game(name)
     digest = hashlib.sha256()
+    obs = np.zeros(game.obs_size, game.obs_dtype)
+
+    def record(s):
+        digest.update(s.tobytes())
+        for seat in range(game.num_seats(num_players)):
+            game.observe(s, seat, obs)
+            digest.update(obs.tobytes())
+
     for seed in seeds:
-        random_playout(game, num_players, seed, on_step=lambda s: digest.update(s.tobytes()))
+        random_playout(game, num_players, seed, on_step=record)
     return digest.hexdigest()
 
 

@@ -25,7 +25,7 @@ def replay_single(game, num_players, seed, num_envs, actions_per_step):
         for i, st in enumerate(states):
             s = st[0]
             game.apply(s, int(actions[i]))
-            rewards = np.zeros(num_players, np.float32)
+            rewards = np.zeros(game.num_seats(num_players), np.float32)
             ended = s.status != RUNNING
             if ended:
                 game.returns(s, rewards)
@@ -47,7 +47,9 @@ def test_vector_engine_matches_the_single_game_kernel(name, num_envs):
     chosen = []
     got = []
     actions = np.zeros(num_envs, np.int64)
-    for k in range(150):
+    for k in range(3000):
+        if k >= 150 and any(g[3].any() for g in got):
+            break
         random_legal_actions(masks, k, actions)
         chosen.append(actions.copy())
         actors, obs, masks, rewards, terminated, truncated = vec.step(actions)

@@ -72,7 +72,7 @@ _NUM_PLAYERS = LAYOUT["num_players"].start
 
 @nb.njit(cache=True)
 def observe(s, seat, out):
-    n = s.num_players
+    n = np.int64(s.num_players)  # int64 index arithmetic (int8 overflows un-jitted)
     out[:] = 0
     for t in range(NUM_CARD_TYPES):
         out[_HAND + t] = s.hands[seat, t]
@@ -102,12 +102,12 @@ def observe(s, seat, out):
             elif holder == BOX:
                 out[base + 1] = 1
             elif holder >= 0:
-                rel = (holder - seat) % n
+                rel = np.int64((holder - seat) % n)
                 out[base + 2 + rel] = 1
                 out[_VALUE + rel] += TOKEN_VALUES[i]
                 out[_ALIBIS + rel] += TOKEN_ALIBIS[r, i]
     for q in range(n):
-        rel = (q - seat) % n
+        rel = np.int64((q - seat) % n)
         for t in range(NUM_CARD_TYPES):
             out[_PLAYED + rel * NUM_CARD_TYPES + t] = min(s.played[q, t], _COUNT_MAX)
     out[_RESHUFFLED] = s.reshuffled

@@ -59,7 +59,7 @@ class HeistEnv(AECEnv):
         self._state = None
         self._mask = np.zeros(game.num_actions, np.int8)
         self._obs = np.zeros(game.obs_size, game.obs_dtype)
-        self._returns = np.zeros(self.num_players, np.float32)
+        self._returns = np.zeros(len(self.possible_agents), np.float32)
 
     # PettingZoo API -------------------------------------------------------------------------
 
@@ -186,7 +186,7 @@ class HeistEnv(AECEnv):
         self._kstate = kernel_view(state)
 
     def _seat_of(self, agent) -> int:
-        if isinstance(agent, (int, np.integer)) and 0 <= agent < self.num_players:
+        if isinstance(agent, (int, np.integer)) and 0 <= agent < len(self.possible_agents):
             return int(agent)
         try:
             return self.possible_agents.index(agent)

@@ -51,7 +51,8 @@ class Game:
     - ``legal_mask(s, out)``: write 1 for every legal action of ``s.actor`` into int8 ``out``.
     - ``apply(s, action)``: play one legal decision and every automatic step after it.
     - ``observe(s, seat, out)``: write what ``seat`` may know into ``out`` (``obs_size``).
-    - ``returns(s, out)``: per-seat returns (float32) of a finished game.
+    - ``returns(s, out)``: per-seat returns (float32, ``num_seats`` of them) of a finished
+      game; seats are agents, ``s.actor`` is a seat.
     - ``determinize(s, seat, seed)``: re-deal in place what ``seat`` cannot see, reseed the RNG.
 
     Python functions:
@@ -61,6 +62,8 @@ class Game:
     - ``action_name(action, s=None)``: a readable name, more specific when a state is given.
     - ``render(s, seat=None)``: the table as text from ``seat``'s view (None: spectator).
     - ``scores(s)``: a dict of per-seat results (scores, tie-breakers) for ``infos``.
+    - ``teams(num_players)``: each seat's team; seats of a team share one outcome (default:
+      every seat on its own).
     """
 
     name: str
@@ -88,6 +91,7 @@ class Game:
     agent_names: Callable[[int], list[str]] = field(
         default=lambda n: [f"player_{i}" for i in range(n)]
     )
+    teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
     information: str = "imperfect"
     chance: bool = True
     description: str = ""
@@ -98,6 +102,11 @@ class Game:
         from heist_envs.core.compiled import build_entry_points
 
         return build_entry_points(self)
+
+    def num_seats(self, num_players: int) -> int:
+        """How many agents (seats) a game of ``num_players`` has; a player may hold more
+        than one seat (How to Rob a Bank: one player robs with two robbers)."""
+        return len(self.agent_names(num_players))
 
     @property
     def env_name(self) -> str:

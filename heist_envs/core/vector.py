@@ -32,11 +32,16 @@ def _reset_all(states, base_seed, episodes, init, legal_mask, observe, actors, o
 
 
 def _step_all(
-    states, actions, base_seed, episodes, init, apply, legal_mask, observe, returns,
+    states, actions, active, base_seed, episodes, init, apply, legal_mask, observe, returns,
     actors, obs, masks, rewards, terminated, truncated,
 ):  # fmt: skip
     n = len(states)
     for i in nb.prange(n):
+        if not active[i]:
+            rewards[i, :] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+            continue
         s = states[i]
         apply(s, actions[i])
         terminated[i] = s.status == TERMINATED
@@ -61,7 +66,7 @@ _STEP = {False: nb.njit(cache=True)(_step_all), True: nb.njit(parallel=True)(_st
 
 
 class VectorGames:
-    """``num_envs`` games of ``game`` with ``num_players`` seats each, stepped together.
+    """``num_envs`` games of ``game`` with ``num_players`` players each, stepped together.
 
     After :meth:`reset` and each :meth:`step`, ``actors[i]`` is the seat to act in game i,
     ``obs[i]`` its observation and ``masks[i]`` its legal actions. The arrays are reused
@@ -81,11 +86,13 @@ class VectorGames:
         self.actors = np.zeros(num_envs, np.int8)
         self.obs = np.zeros((num_envs, game.obs_size), game.obs_dtype)
         self.masks = np.zeros((num_envs, game.num_actions), np.int8)
-        self.rewards = np.zeros((num_envs, self.num_players), np.float32)
+        self.num_seats = game.num_seats(self.num_players)
+        self.rewards = np.zeros((num_envs, self.num_seats), np.float32)
         self.terminated = np.zeros(num_envs, np.bool_)
         self.truncated = np.zeros(num_envs, np.bool_)
         self.base_seed = np.uint64(0)
         self.parallel = num_envs >= PARALLEL_MIN_BATCH
+        self.all_games = np.ones(num_envs, np.bool_)
 
     def reset(self, seed=None):
         """Deal every game anew; game i's k-th episode is seeded ``seed + i + k * num_envs``."""
@@ -98,17 +105,22 @@ class VectorGames:
         self.truncated[:] = False
         return self.actors, self.obs, self.masks
 
-    def step(self, actions):
+    def step(self, actions, active=None):
         """Apply one action per game (each legal for its actor); returns (actors, obs, masks,
-        rewards[num_envs, num_players], terminated, truncated)."""
-        actions = self.check_actions(actions)
+        rewards[num_envs, num_seats], terminated, truncated).
+
+        ``active`` (bool per game) steps only those games; the others' actions are ignored.
+        """
+        active = self.all_games if active is None else np.asarray(active, np.bool_)
+        actions = self.check_actions(actions, active)
         g = self.game
-        _STEP[self.parallel](self.states, actions, self.base_seed, self.episodes, g.init, g.apply,
-                  g.legal_mask, g.observe, g.returns, self.actors, self.obs, self.masks,
-                  self.rewards, self.terminated, self.truncated)  # fmt: skip
+        _STEP[self.parallel](self.states, actions, active, self.base_seed, self.episodes,
+                             g.init, g.apply, g.legal_mask, g.observe, g.returns, self.actors,
+                             self.obs, self.masks, self.rewards, self.terminated,
+                             self.truncated)  # fmt: skip
         return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
 
-    def check_actions(self, actions) -> np.ndarray:
+    def check_actions(self, actions, active) -> np.ndarray:
         """The actions as int64, or an error naming the first bad game and action."""
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
@@ -119,7 +131,7 @@ class VectorGames:
         actions = actions.astype(np.int64, copy=False)
         in_range = (actions >= 0) & (actions < self.game.num_actions)
         chosen = self.masks[np.arange(self.num_envs), np.where(in_range, actions, 0)]
-        legal = in_range & (chosen == 1)
+        legal = (in_range & (chosen == 1)) | ~active
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             a = int(actions[i])
