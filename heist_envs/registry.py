@@ -7,6 +7,7 @@ from heist_envs.core.game import Game
 #: game name -> the module whose ``GAME`` describes it
 GAME_MODULES = {
     "art_robbery": "heist_envs.art_robbery",
+    "how_to_rob_a_bank": "heist_envs.how_to_rob_a_bank",
     "toits_de_paris": "heist_envs.toits_de_paris",
 }
 
