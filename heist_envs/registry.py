@@ -9,6 +9,7 @@ GAME_MODULES = {
     "art_robbery": "heist_envs.art_robbery",
     "how_to_rob_a_bank": "heist_envs.how_to_rob_a_bank",
     "toits_de_paris": "heist_envs.toits_de_paris",
+    "thiefs_market": "heist_envs.thiefs_market",
 }
 
 
