@@ -7,50 +7,36 @@ import argparse
 
 import heist_envs
 from agents import RandomAgent
+from agents.arena import play
 
 
 def play_game(game_name, num_players=None, seed=None, agents=None, show=print):
-    """Play a whole game; ``agents`` maps agent names to agents (random by default).
-
-    Returns the final rewards and the game's results (``infos``) per agent.
-    """
-    env = heist_envs.make(game_name, num_players=num_players, render_mode="ansi")
-    env.reset(seed=seed)
+    """Play and print a whole game (random agents unless ``agents`` lists one per seat)."""
+    game = heist_envs.get_game(game_name)
+    seats = game.num_seats(game.check_players(num_players))
     if agents is None:
-        agents = {
-            a: RandomAgent(None if seed is None else seed + i)
-            for i, a in enumerate(env.possible_agents)
-        }
-    show(env.render())
-    rewards, results = {}, {}
-    for agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            rewards[agent] = reward
-            results[agent] = info
-            env.step(None)
-            continue
-        action = agents[agent].act(observation["observation"], observation["action_mask"])
-        show(f"\n{agent}: {env.action_name(action)}")
-        env.step(action)
-        show(env.render())
-    ended = "truncated" if truncation else "finished"
-    show(f"\nGame {ended}.")
-    for agent in env.possible_agents:
-        details = ", ".join(f"{k} {v}" for k, v in results[agent].items())
-        show(f"  {agent}: reward {rewards[agent]:+.0f}" + (f" ({details})" if details else ""))
-    winners = [a for a in env.possible_agents if rewards[a] > 0]
+        agents = [RandomAgent(None if seed is None else seed + k) for k in range(seats)]
+
+    def show_step(env, agent, action):
+        show(env.game.render(env.state_record))
+        if agent is not None:
+            show(f"\n{agent}: {env.action_name(action)}")
+
+    result = play(game_name, agents, num_players, seed, on_step=show_step)
+    env_names = game.agent_names(game.check_players(num_players))
+    show(f"\nGame {'truncated' if result.truncated else 'finished'}.")
+    for name, reward, details in zip(env_names, result.rewards, result.results, strict=True):
+        extra = ", ".join(f"{k} {v}" for k, v in details.items())
+        show(f"  {name}: reward {reward:+g}" + (f" ({extra})" if extra else ""))
+    best = max(result.rewards)
+    winners = [n for n, r in zip(env_names, result.rewards, strict=True) if r == best and r > 0]
     show(f"Winner: {', '.join(winners) if winners else 'nobody'}")
-    return rewards, results
+    return result
 
 
 def add_arguments(parser):
-    parser.add_argument(
-        "game",
-        nargs="?",
-        default="art_robbery",
-        help=f"one of: {', '.join(heist_envs.game_names())}",
-    )
+    games = ", ".join(heist_envs.game_names())
+    parser.add_argument("game", nargs="?", default="art_robbery", help=f"one of: {games}")
     parser.add_argument("--players", type=int, default=None, help="player count")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
 
