@@ -24,7 +24,6 @@ import numpy as np
 import heist_envs
 from heist_envs.core.compiled import kernel_view
 from heist_envs.core.game import RUNNING
-from heist_envs.core.playout import random_playouts
 
 PLAYERS = 4
 
@@ -58,16 +57,13 @@ def timed(run_batch, seconds):
 
 def kernel_jit(name, num_players, seconds):
     game = heist_envs.get_game(name)
-    s = game.new_state(num_players, 0)[0]
+    state = kernel_view(game.new_state(num_players, 0))
     batch = 1000
     seed = [0]
 
     def run_batch():
         seed[0] += batch
-        steps = random_playouts(
-            s, game.init, game.legal_mask, game.apply, game.num_actions, batch, seed[0]
-        )
-        return steps, batch
+        return game.entry.random_playouts(state, batch, seed[0]), batch
 
     return timed(run_batch, seconds)
 

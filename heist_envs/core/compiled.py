@@ -13,6 +13,7 @@ import numpy as np
 from numba.core import config
 
 from heist_envs.core.game import RUNNING
+from heist_envs.core.playout import random_legal_action
 
 
 def kernel_view(state):
@@ -23,7 +24,7 @@ def kernel_view(state):
 
 def build_entry_points(game) -> SimpleNamespace:
     init, apply, legal_mask = game.init, game.apply, game.legal_mask
-    observe, returns = game.observe, game.returns
+    observe, returns, num_actions = game.observe, game.returns, game.num_actions
 
     @nb.njit
     def refresh(state, mask):
@@ -58,6 +59,22 @@ def build_entry_points(game) -> SimpleNamespace:
         return actor, status
 
     @nb.njit
+    def random_playouts(state, num_games, seed):
+        """Play ``num_games`` games of random legal moves from fresh deals of the state's
+        configuration; returns the number of decisions. The state ends as the last game."""
+        s = state[0]
+        mask = np.zeros(num_actions, np.int8)
+        np.random.seed(seed)
+        steps = 0
+        for k in range(num_games):
+            init(s, seed + k)
+            while s.status == RUNNING:
+                legal_mask(s, mask)
+                apply(s, random_legal_action(mask, num_actions))
+                steps += 1
+        return steps
+
+    @nb.njit
     def observe_seat(state, seat, out):
         observe(state[0], seat, out)
 
@@ -70,6 +87,7 @@ def build_entry_points(game) -> SimpleNamespace:
         advance=advance,
         advance_observe=advance_observe,
         restart=restart,
+        random_playouts=random_playouts,
         observe=observe_seat,
         returns=final_returns,
     )

@@ -1,13 +1,7 @@
-"""Whole games played inside compiled code, generic over kernels.
-
-A jitted function can take a game's jitted functions as arguments: numba compiles one
-specialisation per game, so this one loop serves every game.
-"""
+"""Random legal actions in compiled code, for playouts, benchmarks and random opponents."""
 
 import numba as nb
 import numpy as np
-
-from heist_envs.core.game import RUNNING
 
 
 @nb.njit(cache=True)
@@ -23,22 +17,6 @@ def random_legal_action(mask, num_actions):
                 return a
             pick -= 1
     return -1
-
-
-@nb.njit(cache=True)
-def random_playouts(s, init, legal_mask, apply, num_actions, num_games, seed):
-    """Play ``num_games`` games of random legal moves from fresh deals of ``s``'s config;
-    returns the number of decisions taken. ``s`` ends as the last game's final state."""
-    mask = np.zeros(num_actions, np.int8)
-    np.random.seed(seed)
-    steps = 0
-    for k in range(num_games):
-        init(s, seed + k)
-        while s.status == RUNNING:
-            legal_mask(s, mask)
-            apply(s, random_legal_action(mask, num_actions))
-            steps += 1
-    return steps
 
 
 @nb.njit(cache=True)

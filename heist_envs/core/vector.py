@@ -1,7 +1,7 @@
 """Many games of one kind in one record array, stepped in compiled loops.
 
-One implementation serves every game: the jitted loops take the game's kernel functions as
-arguments, and numba compiles one specialisation per game. Games that end are dealt anew at
+One implementation serves every game: the loops are compiled once per game and process,
+around that game's kernel functions. Games that end are dealt anew at
 once (auto-reset); the step that ended them reports their rewards and flags, and the
 observation and mask returned for them are those of the new game's first actor.
 """
@@ -20,49 +20,75 @@ def _episode_seed(base_seed, game_index, episode, num_envs):
     return base_seed + np.uint64(game_index) + np.uint64(num_envs) * np.uint64(episode)
 
 
-def _reset_all(states, base_seed, episodes, init, legal_mask, observe, actors, obs, masks):
-    n = len(states)
-    for i in nb.prange(n):
-        s = states[i]
-        episodes[i] = 0
-        init(s, _episode_seed(base_seed, i, 0, n))
-        actors[i] = s.actor
-        legal_mask(s, masks[i])
-        observe(s, s.actor, obs[i])
+def _build_loops(game, parallel):
+    """The batched reset and step loops for one game, compiled on first use.
+
+    They close over the game's kernel functions rather than taking them as arguments:
+    numba cannot cache functions with function arguments safely across games.
+    """
+    init, apply, legal_mask = game.init, game.apply, game.legal_mask
+    observe, returns = game.observe, game.returns
+
+    @nb.njit(parallel=parallel)
+    def reset_all(states, base_seed, episodes, actors, obs, masks):
+        n = len(states)
+        for i in nb.prange(n):
+            s = states[i]
+            episodes[i] = 0
+            init(s, _episode_seed(base_seed, i, 0, n))
+            actors[i] = s.actor
+            legal_mask(s, masks[i])
+            observe(s, s.actor, obs[i])
+
+    @nb.njit(parallel=parallel)
+    def step_all(
+        states,
+        actions,
+        active,
+        base_seed,
+        episodes,
+        actors,
+        obs,
+        masks,
+        rewards,
+        terminated,
+        truncated,
+    ):
+        n = len(states)
+        for i in nb.prange(n):
+            if not active[i]:
+                rewards[i, :] = 0.0
+                terminated[i] = False
+                truncated[i] = False
+                continue
+            s = states[i]
+            apply(s, actions[i])
+            terminated[i] = s.status == TERMINATED
+            truncated[i] = s.status == TRUNCATED
+            if s.status != RUNNING:
+                returns(s, rewards[i])
+                episodes[i] += 1
+                init(s, _episode_seed(base_seed, i, episodes[i], n))
+            else:
+                rewards[i, :] = 0.0
+            actors[i] = s.actor
+            legal_mask(s, masks[i])
+            observe(s, s.actor, obs[i])
+
+    return reset_all, step_all
 
 
-def _step_all(
-    states, actions, active, base_seed, episodes, init, apply, legal_mask, observe, returns,
-    actors, obs, masks, rewards, terminated, truncated,
-):  # fmt: skip
-    n = len(states)
-    for i in nb.prange(n):
-        if not active[i]:
-            rewards[i, :] = 0.0
-            terminated[i] = False
-            truncated[i] = False
-            continue
-        s = states[i]
-        apply(s, actions[i])
-        terminated[i] = s.status == TERMINATED
-        truncated[i] = s.status == TRUNCATED
-        if s.status != RUNNING:
-            returns(s, rewards[i])
-            episodes[i] += 1
-            init(s, _episode_seed(base_seed, i, episodes[i], n))
-        else:
-            rewards[i, :] = 0.0
-        actors[i] = s.actor
-        legal_mask(s, masks[i])
-        observe(s, s.actor, obs[i])
+# Threads pay only for large batches: starting them costs more than stepping a few games,
+# and far more while other processes load the cores.
+PARALLEL_MIN_BATCH = 1024
+_LOOPS = {}
 
 
-# Each loop is compiled twice: threads pay only for large batches (starting them costs more
-# than stepping a few games, and far more while other processes load the cores). numba's
-# cache keys ignore the parallel flag, so only the serial variant is cached.
-PARALLEL_MIN_BATCH = 256
-_RESET = {False: nb.njit(cache=True)(_reset_all), True: nb.njit(parallel=True)(_reset_all)}
-_STEP = {False: nb.njit(cache=True)(_step_all), True: nb.njit(parallel=True)(_step_all)}
+def batch_loops(game, parallel):
+    key = (game.name, parallel)
+    if key not in _LOOPS:
+        _LOOPS[key] = _build_loops(game, parallel)
+    return _LOOPS[key]
 
 
 class VectorGames:
@@ -92,14 +118,15 @@ class VectorGames:
         self.truncated = np.zeros(num_envs, np.bool_)
         self.base_seed = np.uint64(0)
         self.parallel = num_envs >= PARALLEL_MIN_BATCH
+        self._reset_all, self._step_all = batch_loops(game, self.parallel)
         self.all_games = np.ones(num_envs, np.bool_)
 
     def reset(self, seed=None):
         """Deal every game anew; game i's k-th episode is seeded ``seed + i + k * num_envs``."""
-        g = self.game
         self.base_seed = np.uint64(normalize_seed(seed))
-        _RESET[self.parallel](self.states, self.base_seed, self.episodes, g.init, g.legal_mask,
-                   g.observe, self.actors, self.obs, self.masks)  # fmt: skip
+        self._reset_all(
+            self.states, self.base_seed, self.episodes, self.actors, self.obs, self.masks
+        )
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -113,11 +140,19 @@ class VectorGames:
         """
         active = self.all_games if active is None else np.asarray(active, np.bool_)
         actions = self.check_actions(actions, active)
-        g = self.game
-        _STEP[self.parallel](self.states, actions, active, self.base_seed, self.episodes,
-                             g.init, g.apply, g.legal_mask, g.observe, g.returns, self.actors,
-                             self.obs, self.masks, self.rewards, self.terminated,
-                             self.truncated)  # fmt: skip
+        self._step_all(
+            self.states,
+            actions,
+            active,
+            self.base_seed,
+            self.episodes,
+            self.actors,
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+        )
         return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
 
     def check_actions(self, actions, active) -> np.ndarray:

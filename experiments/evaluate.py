@@ -1,0 +1,85 @@
+"""Score a MaskablePPO checkpoint against chosen opponents (seat-rotated, batched).
+
+python -m experiments.evaluate CHECKPOINT --game art_robbery --games 1000 --opponents random
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+import heist_envs
+from agents.stats import wilson_interval
+from heist_envs.core.single_agent import AgentOpponent, RandomOpponent, SelfPlayVecEnv
+
+
+def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32):
+    """Play ``games`` episodes of ``policy`` (a model with ``predict``) with every seat in turn;
+    returns a dict with the win rate, its 95% interval, the mean reward and the fair share."""
+    game = heist_envs.get_game(game_name)
+    env = SelfPlayVecEnv(game, num_envs, num_players, opponents, seed, rotate_seats=True)
+    obs = env.reset()
+    rewards = []
+    while len(rewards) < games:
+        actions, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        obs, reward, done, _ = env.step(actions)
+        rewards.extend(reward[done].tolist())
+    rewards = np.array(rewards[:games])
+    wins = int((rewards > 0).sum())
+    low, high = wilson_interval(wins, games)
+    fair = 1 / len(env.side_seats)
+    return {
+        "game": game.name,
+        "num_players": env.games.num_players,
+        "games": games,
+        "win_rate": wins / games,
+        "ci_low": low,
+        "ci_high": high,
+        "mean_reward": float(rewards.mean()),
+        "fair_share": fair,
+    }
+
+
+def make_opponents(spec, game_name, seed=0):
+    """Opponents from a comma-separated list of agent names (``random``, ``heuristic``, ...)."""
+    from agents.registry import make_agent
+
+    opponents = []
+    for k, name in enumerate(spec.split(",")):
+        if name == "random":
+            opponents.append(RandomOpponent(seed + k))
+        else:
+            opponents.append(AgentOpponent(make_agent(name, game_name, seed=seed + k), name))
+    return opponents
+
+
+def main(argv=None):
+    from agents.ppo import PPOAgent
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", help="a .zip saved by experiments.train (trusted source)")
+    parser.add_argument("--game", required=True, choices=heist_envs.game_names())
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--opponents", default="random", help="comma-separated agent names")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="PATH", help="write the result here")
+    args = parser.parse_args(argv)
+    agent = PPOAgent(args.checkpoint, args.game, args.players)
+    opponents = make_opponents(args.opponents, args.game, args.seed)
+    result = win_rate(agent.model, args.game, agent.num_players, opponents, args.games, args.seed)
+    print(
+        f"{result['game']} ({result['num_players']}p) vs {args.opponents}: win rate "
+        f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] over "
+        f"{args.games} games (fair share {result['fair_share']:.3f})"
+    )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    return result
+
+
+if __name__ == "__main__":
+    main()

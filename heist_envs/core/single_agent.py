@@ -1,0 +1,269 @@
+"""One learning seat against opponents: an SB3 ``VecEnv`` and a Gymnasium env, both backed by
+the batched engine.
+
+In every game a learner seat is drawn per episode; the other seats are played by opponents
+drawn from a pool (random, a frozen MaskablePPO policy, or any agent with
+``act(observation, action_mask)``), which can be replaced between episodes for self-play. In
+team games the learner plays every seat of its side (teammates share its policy) unless
+``team_play=False``. ``action_masks()`` serves sb3-contrib's MaskablePPO.
+
+Rewards are the learner seat's terminal return. A truncated game ends the episode with
+reward 0 and is reported as done, not as a time limit: there is no value to bootstrap.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from heist_envs.core.errors import IllegalActionError
+from heist_envs.core.game import Game
+from heist_envs.core.playout import random_legal_actions
+from heist_envs.core.vector import VectorGames
+
+
+class Opponent(Protocol):
+    """Plays a batch of decisions: one legal action per row of ``masks``."""
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
+
+
+class RandomOpponent:
+    """Uniformly random legal actions, drawn in compiled code."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def act_batch(self, obs, masks):
+        self.seed += 1
+        out = np.empty(len(masks), np.int64)
+        random_legal_actions(masks, self.seed, out)
+        return out
+
+
+class AgentOpponent:
+    """Any agent with ``act(observation, action_mask) -> int``, called once per decision."""
+
+    def __init__(self, agent, name=None):
+        self.agent = agent
+        self.name = name or type(agent).__name__
+
+    def act_batch(self, obs, masks):
+        return np.array([self.agent.act(o, m) for o, m in zip(obs, masks, strict=True)], np.int64)
+
+
+class PolicyOpponent:
+    """A frozen MaskablePPO policy (``model.policy``), one batched forward pass per call.
+
+    It samples from the masked action distribution (or takes its mode when
+    ``deterministic``) straight from the actor's logits, without SB3's per-call overhead.
+    """
+
+    def __init__(self, policy, deterministic=False, name="policy", seed=0):
+        import torch
+
+        self.torch = torch
+        self.policy = policy
+        self.deterministic = deterministic
+        self.name = name
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def act_batch(self, obs, masks):
+        torch = self.torch
+        with torch.no_grad():
+            policy = self.policy
+            features = policy.extract_features(
+                torch.as_tensor(obs, dtype=torch.float32), policy.pi_features_extractor
+            )
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+            logits[torch.as_tensor(masks == 0)] = -torch.inf
+            if not self.deterministic:
+                uniform = torch.rand(logits.shape, generator=self.generator)
+                logits = logits - torch.log(-torch.log(uniform.clamp_min(1e-20)))
+            return logits.argmax(dim=1).numpy().astype(np.int64)
+
+
+class SelfPlayVecEnv(VecEnv):
+    """``num_envs`` games, each with one learning seat, as an SB3 ``VecEnv``.
+
+    The learner's seat is drawn at random per episode, or with ``rotate_seats`` taken in
+    turn over the sides (episode k plays side k mod sides, from that side's first seat), for
+    fair evaluations: a side is a seat, or a team in team games.
+    """
+
+    render_mode = None
+
+    def __init__(
+        self,
+        game: Game,
+        num_envs: int = 8,
+        num_players=None,
+        opponents=None,
+        seed=0,
+        options=None,
+        team_play=True,
+        rotate_seats=False,
+    ):
+        self.game = game
+        self.rotate_seats = rotate_seats
+        self.episodes_started = 0
+        self.env_seconds = 0.0  # time spent stepping games and opponents
+        self.games = VectorGames(game, num_envs, num_players, options)
+        self.num_seats = self.games.num_seats
+        self.opponents = list(opponents) if opponents else [RandomOpponent(seed)]
+        self.team_of_seat = np.array(game.teams(self.games.num_players), np.int64)
+        self.team_play = team_play
+        self.side_seats = np.unique(self.team_of_seat, return_index=True)[1]
+        self.rng = np.random.default_rng(seed)
+        self._seed = seed
+        self.learner_seat = np.zeros(num_envs, np.int64)
+        self.opponent_of = np.zeros((num_envs, self.num_seats), np.int64)
+        self._actions = None
+        info = np.iinfo(game.obs_dtype) if np.issubdtype(game.obs_dtype, np.integer) else None
+        low, high = (info.min, info.max) if info else (-np.inf, np.inf)
+        obs_space = spaces.Box(low, high, (game.obs_size,), game.obs_dtype)
+        super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
+
+    # SB3 VecEnv API ---------------------------------------------------------------------------
+
+    def reset(self):
+        self.games.reset(seed=self._seed)
+        self._seed += self.num_envs
+        self._new_episodes(np.ones(self.num_envs, np.bool_))
+        self._play_opponents(*self._outcome_buffers())
+        return self.games.obs.copy()
+
+    def step_async(self, actions):
+        self._actions = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        start = time.perf_counter()
+        g = self.games
+        g.step(self._actions)
+        rewards, dones, truncated = self._outcome_buffers()
+        self._collect_endings(rewards, dones, truncated)
+        self._play_opponents(rewards, dones, truncated)
+        self.truncated = truncated
+        infos = [{} for _ in range(self.num_envs)]
+        self.env_seconds += time.perf_counter() - start
+        return g.obs.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.masks.astype(bool)
+
+    def close(self):
+        pass
+
+    def get_attr(self, attr_name, indices=None):
+        if attr_name == "action_masks":
+            return [self.action_masks] * len(self._get_indices(indices))
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name, value, indices=None):
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name, *args, indices=None, **kwargs):
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self.action_masks()[idx])
+        result = getattr(self, method_name)(*args, **kwargs)
+        return [result] * len(idx)
+
+    def env_is_wrapped(self, wrapper_class, indices=None):
+        return [False] * len(self._get_indices(indices))
+
+    # Self-play pool ---------------------------------------------------------------------------
+
+    def set_opponents(self, opponents):
+        """Replace the opponent pool; games already under way finish with their opponents
+        drawn anew from the new pool at their next decision."""
+        self.opponents = list(opponents)
+        self.opponent_of[:] = self.rng.integers(len(self.opponents), size=self.opponent_of.shape)
+
+    # Internals --------------------------------------------------------------------------------
+
+    def _new_episodes(self, which):
+        k = int(which.sum())
+        if self.rotate_seats:
+            order = self.episodes_started + np.arange(k)
+            self.learner_seat[which] = self.side_seats[order % len(self.side_seats)]
+        else:
+            self.learner_seat[which] = self.rng.integers(self.num_seats, size=k)
+        self.episodes_started += k
+        self.opponent_of[which] = self.rng.integers(len(self.opponents), size=(k, self.num_seats))
+
+    def _learner_to_act(self):
+        actor_team = self.team_of_seat[self.games.actors]
+        if self.team_play:
+            return actor_team == self.team_of_seat[self.learner_seat]
+        return self.games.actors == self.learner_seat
+
+    def _outcome_buffers(self):
+        """Per game: the learner's reward, whether its game ended, whether by truncation."""
+        n = self.num_envs
+        return np.zeros(n, np.float32), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+
+    def _collect_endings(self, rewards, dones, truncated):
+        g = self.games
+        ended = g.terminated | g.truncated
+        if ended.any():
+            first = ended & ~dones
+            rewards[first] = g.rewards[first, self.learner_seat[first]]
+            truncated |= first & g.truncated
+            dones |= ended
+            self._new_episodes(ended)
+
+    def _play_opponents(self, rewards, dones, truncated):
+        """Let opponents decide until every game waits for its learner."""
+        g = self.games
+        while True:
+            waiting = ~self._learner_to_act()
+            if not waiting.any():
+                return
+            actions = np.zeros(self.num_envs, np.int64)
+            seat_owner = self.opponent_of[np.arange(self.num_envs), g.actors]
+            for k, opponent in enumerate(self.opponents):
+                rows = waiting & (seat_owner == k)
+                if rows.any():
+                    actions[rows] = opponent.act_batch(g.obs[rows], g.masks[rows])
+            try:
+                g.step(actions, active=waiting)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"an opponent returned an illegal action: {e}") from None
+            self._collect_endings(rewards, dones, truncated)
+
+
+class SingleAgentEnv(gym.Env):
+    """One game with one learning seat as a Gymnasium env (``action_masks()`` included).
+
+    After the step that ends a game, the observation returned is the first one of the next
+    game (the engine deals it at once); ``reset()`` starts a fresh game as usual.
+    """
+
+    def __init__(self, game: Game, num_players=None, opponents=None, seed=0, **kwargs):
+        self.vec = SelfPlayVecEnv(game, 1, num_players, opponents, seed, **kwargs)
+        self.observation_space = self.vec.observation_space
+        self.action_space = self.vec.action_space
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self.vec._seed = seed
+            self.vec.rng = np.random.default_rng(seed)
+        return self.vec.reset()[0], {"seat": int(self.vec.learner_seat[0])}
+
+    def step(self, action):
+        self.vec.step_async(np.array([action]))
+        obs, rewards, dones, _ = self.vec.step_wait()
+        truncated = bool(self.vec.truncated[0])
+        return obs[0], float(rewards[0]), bool(dones[0]) and not truncated, truncated, {}
+
+    def action_masks(self):
+        return self.vec.action_masks()[0]

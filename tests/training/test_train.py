@@ -1,0 +1,62 @@
+"""The training script end to end on a tiny budget, and checkpoints loaded as agents."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents.arena import play  # noqa: E402
+from agents.base import RandomAgent  # noqa: E402
+from agents.ppo import PPOAgent  # noqa: E402
+from experiments import evaluate, train  # noqa: E402
+from heist_envs.core.errors import GameRecordError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    args = ["--game", "art_robbery", "--players", "3", "--timesteps", "3000", "--n-envs", "16"]
+    args += ["--snapshot-every", "1000", "--eval-every", "1500", "--eval-games", "30"]
+    train.main(args + ["--out", str(out)])
+    return out
+
+
+def test_training_writes_logs_checkpoints_and_a_learning_curve(trained):
+    for name in ("progress.csv", "eval.csv", "final.zip", "final.json", "learning_curve.png"):
+        assert (trained / name).exists(), name
+    assert list((trained / "checkpoints").glob("step_*.zip"))
+    rows = (trained / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,elapsed_s,win_rate,ci_low,ci_high")
+    assert len(rows) >= 3
+    info = json.loads((trained / "final.json").read_text())
+    assert info["game"] == "art_robbery" and info["num_players"] == 3
+    assert 0 < info["env_share"] < 1
+
+
+def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
+    agent = PPOAgent(trained / "final.zip", "art_robbery")
+    result = play("art_robbery", [agent, RandomAgent(1), RandomAgent(2)], 3, seed=0)
+    assert len(result.rewards) == 3
+    scored = evaluate.main([str(trained / "final.zip"), "--game", "art_robbery", "--games", "20"])
+    assert scored["games"] == 20 and 0 <= scored["ci_low"] <= scored["win_rate"]
+    assert scored["fair_share"] == pytest.approx(1 / 3)
+
+
+def test_checkpoint_for_another_game_or_player_count_is_refused(trained):
+    with pytest.raises(GameRecordError, match="trained for art_robbery with 3 players"):
+        PPOAgent(trained / "final.zip", "art_robbery", num_players=4)
+    with pytest.raises(GameRecordError, match="not toits_de_paris"):
+        PPOAgent(trained / "final.zip", "toits_de_paris")
+
+
+def test_team_game_evaluation_rotates_sides():
+    class FirstLegal:
+        def predict(self, obs, action_masks, deterministic=True):
+            return np.argmax(action_masks, axis=1), None
+
+    result = evaluate.win_rate(
+        FirstLegal(), "how_to_rob_a_bank", 4, evaluate.make_opponents("random", "x"), games=16
+    )
+    assert result["fair_share"] == 0.5 and result["games"] == 16
