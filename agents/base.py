@@ -4,6 +4,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from heist_envs.core.compiled import kernel_view
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -27,6 +29,11 @@ class InfoSet:
         self.game = game
         self.seat = seat
         self._state = state
+
+    def kernel_state(self):
+        """The state for compiled search code that determinizes every world it starts from
+        before reading it (as ``sample`` does); the array view that compiled code takes."""
+        return kernel_view(self._state)
 
     def sample(self, seed) -> np.recarray:
         """A 1-element state array: one world consistent with the seat's information."""

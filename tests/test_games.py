@@ -71,6 +71,24 @@ def test_observation_ignores_hidden_information(name, num_players):
 
 
 @pytest.mark.parametrize("name", heist_envs.game_names())
+def test_determinize_depends_only_on_what_the_seat_knows(name):
+    """Two worlds of one information set determinize to the same world for the same seed:
+    search agents cannot learn hidden information even from which world they sample."""
+    game = heist_envs.get_game(name)
+
+    def check(s):
+        for seat in range(game.num_seats(int(s.num_players))):
+            direct = s.copy()
+            game.determinize(direct, seat, np.uint64(7))
+            via_other_world = s.copy()
+            game.determinize(via_other_world, seat, np.uint64(99))
+            game.determinize(via_other_world, seat, np.uint64(7))
+            assert direct.tobytes() == via_other_world.tobytes()
+
+    random_playout(game, game.default_players, 4, on_step=check)
+
+
+@pytest.mark.parametrize("name", heist_envs.game_names())
 def test_determinize_is_reproducible(name):
     game = heist_envs.get_game(name)
     state = random_playout(game, game.default_players, 7, options=None)

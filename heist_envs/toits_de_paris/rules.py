@@ -503,6 +503,7 @@ def determinize(s, seat, seed):
     for i in range(s.draw_top, NUM_CARDS):
         unseen[k] = s.deck[i]
         k += 1
+    unseen[:k].sort()  # forget the true order: the deal depends on the seed alone
     shuffle(s, unseen, k)
     k = 0
     for i in range(s.reserve_top, RESERVE_SIZE):
