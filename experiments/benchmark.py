@@ -1,16 +1,20 @@
 """Speed of heist-envs, side by side with other libraries' environments in the same run.
 
-Modes (agent decisions per second; chance nodes are not counted):
+Sections and modes (agent decisions per second; chance nodes are not counted):
 
-- ``kernel-jit``: random playouts entirely in compiled code (heist_envs.core.playout).
-- ``kernel-python``: a Python loop over the kernel computing the actor's observation and
-  mask every step, as a custom training loop would.
-- ``aec``: the standard PettingZoo loop (``agent_iter``/``last``/``step``) sampling from the
-  mask, for heist-envs and PettingZoo classic games alike.
-- ``openspiel`` / ``openspiel-tensor``: OpenSpiel random play, without and with the acting
-  player's observation tensor each step (only where ``pyspiel`` is installed).
+- ``single``: ``kernel-jit``, random playouts entirely in compiled code; ``kernel-python``,
+  a Python loop over the kernel with the actor's observation and mask every step; ``aec``,
+  the standard PettingZoo loop (``agent_iter``/``last``/``step``) sampling from the mask,
+  for heist-envs and PettingZoo classic games alike; ``openspiel`` / ``openspiel-tensor``,
+  OpenSpiel random play without and with the observation tensor (where ``pyspiel`` is).
+- ``batch``: ``batch-B``, the batched engine (``VectorGames``) stepping B games at once with
+  observations, masks and random legal actions, beside PGX on the CPU (where ``pgx`` is
+  installed) at the same batch sizes, with auto-reset.
+- ``train``: MaskablePPO learning on ``SelfPlayVecEnv`` (env steps per second inside
+  ``learn``) and the share of that time spent in the environment (where sb3-contrib is).
+- ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
 
-    python -m experiments.benchmark [--quick] [--json results.json] [--games art_robbery]
+    python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
 """
 
 from __future__ import annotations
@@ -136,6 +140,126 @@ def openspiel_loop(game_name, with_tensor, seconds):
     return timed(run_batch, seconds)
 
 
+BATCH_SIZES = (1, 64, 1024, 4096)
+
+
+def batch_engine(name, num_players, batch, seconds):
+    from heist_envs.core.playout import random_legal_actions
+    from heist_envs.core.vector import VectorGames
+
+    games = VectorGames(heist_envs.get_game(name), batch, num_players)
+    _, _, masks = games.reset(seed=0)
+    actions = np.zeros(batch, np.int64)
+    calls = [0]
+
+    def run_batch():
+        ended = 0
+        for _ in range(max(1, 4096 // batch)):
+            calls[0] += 1
+            random_legal_actions(masks, calls[0], actions)
+            games.step(actions)
+            ended += int(games.terminated.sum() + games.truncated.sum())
+        return batch * max(1, 4096 // batch), ended
+
+    return timed(run_batch, seconds)
+
+
+def pgx_batch(env_name, batch, seconds):
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make(env_name)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+
+    @jax.jit
+    def random_step(state, key):
+        key, act_key, reset_key = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(act_key, logits, axis=-1)
+        state = step(state, action, jax.random.split(reset_key, batch))
+        return state, key
+
+    holder = {
+        "state": init(jax.random.split(jax.random.PRNGKey(0), batch)),
+        "key": jax.random.PRNGKey(1),
+    }
+
+    def run_batch():
+        ended = 0
+        for _ in range(max(1, 4096 // batch)):
+            holder["state"], holder["key"] = random_step(holder["state"], holder["key"])
+            ended += int(holder["state"].terminated.sum())
+        holder["state"].observation.block_until_ready()
+        return batch * max(1, 4096 // batch), ended
+
+    return timed(run_batch, seconds)
+
+
+def sb3_training(name, num_players, timesteps):
+    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time."""
+    from sb3_contrib import MaskablePPO
+
+    from heist_envs.core.single_agent import SelfPlayVecEnv
+
+    env = SelfPlayVecEnv(heist_envs.get_game(name), 256, num_players, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=1024, device="cpu", seed=0)
+    model.learn(env.num_envs * 32)  # warm-up: compilation, first rollout
+    env.env_seconds = 0.0
+    start = time.perf_counter()
+    model.learn(timesteps, reset_num_timesteps=False)
+    elapsed = time.perf_counter() - start
+    return timesteps / elapsed, env.env_seconds / elapsed
+
+
+def ismcts_speed(name, num_players, seconds):
+    """ISMCTS simulations per second (1000 per decision) in games against random agents."""
+    from agents.arena import play
+    from agents.base import RandomAgent
+    from agents.ismcts import ISMCTSAgent
+
+    seats = heist_envs.get_game(name).num_seats(num_players)
+    agent = ISMCTSAgent(name, simulations=1000, seed=0)
+    play(
+        name,
+        [ISMCTSAgent(name, simulations=10)] + [RandomAgent(1)] * (seats - 1),
+        num_players,
+        seed=0,
+    )  # compile
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        seed += 1
+        play(name, [agent] + [RandomAgent(seed)] * (seats - 1), num_players, seed=seed)
+    return agent.simulations_run / agent.search_seconds
+
+
+def openspiel_ismcts_speed(game_name, seconds):
+    import pyspiel
+
+    game = pyspiel.load_game(game_name)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bot = pyspiel.ISMCTSBot(0, evaluator, 1.4, 1000)
+    rng = np.random.default_rng(0)
+    sims = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+            elif state.current_player() == 0:
+                state.apply_action(bot.step(state))
+                sims += 1000
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+    return sims / (time.perf_counter() - start)
+
+
 def pettingzoo_classic(env_name):
     """A PettingZoo classic env constructor, or None if its extras are not installed."""
     try:
@@ -148,51 +272,89 @@ def pettingzoo_classic(env_name):
     return module.env
 
 
-def run(games, seconds, players=PLAYERS):
+SECTIONS = ("single", "batch", "train", "search")
+
+
+def installed(module):
+    try:
+        __import__(module)
+    except ImportError:
+        print(f"  ({module} not installed: its rows are skipped)")
+        return False
+    return True
+
+
+def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
     """Every benchmark row, as records ``{library, game, mode, num_players, ...}``."""
     rows = []
 
-    def record(library, game, mode, num_players, rates):
-        steps, games_per_s = rates
+    def record(library, game, mode, num_players, rate, games_per_s=None, **extra):
         rows.append(
             {
                 "library": library,
                 "game": game,
                 "mode": mode,
                 "num_players": num_players,
-                "steps_per_second": round(steps, 1),
-                "games_per_second": round(games_per_s, 2),
+                "steps_per_second": round(rate, 1),
+                "games_per_second": None if games_per_s is None else round(games_per_s, 2),
+                **extra,
             }
         )
-        print(f"  {library:<11} {game:<20} {mode:<17} {num_players}p {steps:>14,.0f} steps/s")
+        unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
+        more = "".join(f"  {k} {v}" for k, v in extra.items())
+        print(f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}")
 
+    counts = {}
     for name in games:
-        n = min(
-            max(players, heist_envs.get_game(name).min_players),
-            heist_envs.get_game(name).max_players,
-        )
-        record("heist-envs", name, "kernel-jit", n, kernel_jit(name, n, seconds))
-        record("heist-envs", name, "kernel-python", n, kernel_python(name, n, seconds))
-        record(
-            "heist-envs",
-            name,
-            "aec",
-            n,
-            aec_loop(lambda name=name, n=n: heist_envs.make(name, num_players=n), seconds),
-        )
-    for env_name in ("connect_four", "texas_holdem"):
-        make = pettingzoo_classic(env_name)
-        if make is not None:
-            record("pettingzoo", env_name, "aec", 2, aec_loop(make, seconds))
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        print("  (pyspiel not installed: OpenSpiel rows skipped)")
-    else:
-        for game_name in ("connect_four", "leduc_poker"):
-            for mode, with_tensor in (("openspiel", False), ("openspiel-tensor", True)):
-                rates = openspiel_loop(game_name, with_tensor, seconds)
-                record("openspiel", game_name, mode, 2, rates)
+        game = heist_envs.get_game(name)
+        counts[name] = min(max(players, game.min_players), game.max_players)
+    if "single" in sections:
+        for name, n in counts.items():
+            record("heist-envs", name, "kernel-jit", n, *kernel_jit(name, n, seconds))
+            record("heist-envs", name, "kernel-python", n, *kernel_python(name, n, seconds))
+            record(
+                "heist-envs",
+                name,
+                "aec",
+                n,
+                *aec_loop(lambda name=name, n=n: heist_envs.make(name, num_players=n), seconds),
+            )
+        for env_name in ("connect_four", "texas_holdem"):
+            make = pettingzoo_classic(env_name)
+            if make is not None:
+                record("pettingzoo", env_name, "aec", 2, *aec_loop(make, seconds))
+        if installed("pyspiel"):
+            for game_name in ("connect_four", "leduc_poker"):
+                for mode, with_tensor in (("openspiel", False), ("openspiel-tensor", True)):
+                    rates = openspiel_loop(game_name, with_tensor, seconds)
+                    record("openspiel", game_name, mode, 2, *rates)
+    if "batch" in sections:
+        for name, n in counts.items():
+            for batch in BATCH_SIZES:
+                record(
+                    "heist-envs", name, f"batch-{batch}", n, *batch_engine(name, n, batch, seconds)
+                )
+        if installed("pgx"):
+            for env_name in ("connect_four", "leduc_holdem"):
+                for batch in BATCH_SIZES:
+                    record(
+                        "pgx", env_name, f"batch-{batch}", 2, *pgx_batch(env_name, batch, seconds)
+                    )
+    if "train" in sections and installed("sb3_contrib"):
+        for name, n in counts.items():
+            rate, share = sb3_training(name, n, train_steps)
+            record("heist-envs", name, "sb3-maskable-ppo", n, rate, env_share=round(share, 3))
+    if "search" in sections:
+        for name, n in counts.items():
+            record("heist-envs", name, "ismcts-1000", n, ismcts_speed(name, n, seconds * 4))
+        if installed("pyspiel"):
+            record(
+                "openspiel",
+                "leduc_poker",
+                "ismcts-1000",
+                2,
+                openspiel_ismcts_speed("leduc_poker", seconds * 4),
+            )
     return rows
 
 
@@ -202,9 +364,12 @@ def ratios(rows):
     lines = []
     pz_c4 = rate.get(("pettingzoo", "connect_four", "aec"))
     os_c4 = rate.get(("openspiel", "connect_four", "openspiel-tensor"))
+    pgx_c4 = rate.get(("pgx", "connect_four", "batch-4096"))
     for (library, game, mode), value in rate.items():
         if library != "heist-envs":
             continue
+        if mode == "batch-4096" and pgx_c4:
+            lines.append(f"{game} batch-4096 / pgx connect_four batch-4096: {value / pgx_c4:.1f}x")
         if mode == "aec" and pz_c4:
             lines.append(f"{game} aec / pettingzoo connect_four aec: {value / pz_c4:.1f}x")
         if mode == "kernel-python" and os_c4:
@@ -231,9 +396,18 @@ def main(argv=None):
         default=PLAYERS,
         help="player count for heist-envs games (clamped to each game's range)",
     )
+    parser.add_argument(
+        "--sections",
+        nargs="+",
+        default=list(SECTIONS),
+        choices=SECTIONS,
+        help="which comparisons to run (default: all)",
+    )
     args = parser.parse_args(argv)
-    print("library     game                 mode              players   agent-steps/s")
-    rows = run(args.games, 0.5 if args.quick else 3.0, args.players)
+    print("library     game                 mode              players   per second")
+    seconds = 0.5 if args.quick else 3.0
+    train_steps = 16_384 if args.quick else 65_536
+    rows = run(args.games, seconds, args.players, args.sections, train_steps)
     print()
     for line in ratios(rows):
         print(line)

@@ -70,6 +70,13 @@ _DRAWN = LAYOUT["drawn_since_reshuffle"].start
 _NUM_PLAYERS = LAYOUT["num_players"].start
 
 
+@nb.njit(cache=True, inline="always")
+def relative(q, seat, n):
+    """Seat q as seen from ``seat`` (0 = itself), without a division."""
+    rel = q - seat
+    return rel + n if rel < 0 else rel
+
+
 @nb.njit(cache=True)
 def observe(s, seat, out):
     n = np.int64(s.num_players)  # int64 index arithmetic (int8 overflows un-jitted)
@@ -83,16 +90,16 @@ def observe(s, seat, out):
     if s.raid < NUM_RAIDS:
         out[_RAID + s.raid] = 1
     out[_PHASE + s.phase] = 1
-    out[_TURN + (s.turn_player - seat) % n] = 1
+    out[_TURN + relative(s.turn_player, seat, n)] = 1
     if s.actor >= 0:
-        out[_ACTOR + (s.actor - seat) % n] = 1
+        out[_ACTOR + relative(s.actor, seat, n)] = 1
     if s.pending_card >= 0:
         out[_CARD + s.pending_card] = 1
     if s.pending_token >= 0:
         out[_PENDING + s.pending_token] = 1
     for i in range(TOKENS_PER_RAID):
         out[_OFFERED + i] = s.offered[i]
-    out[_DOG + (0 if s.dog == NOBODY else 1 + (s.dog - seat) % n)] = 1
+    out[_DOG + (0 if s.dog == NOBODY else 1 + relative(s.dog, seat, n))] = 1
     for r in range(NUM_RAIDS):
         for i in range(TOKENS_PER_RAID):
             holder = s.token_loc[r, i]
@@ -102,12 +109,12 @@ def observe(s, seat, out):
             elif holder == BOX:
                 out[base + 1] = 1
             elif holder >= 0:
-                rel = np.int64((holder - seat) % n)
+                rel = relative(np.int64(holder), seat, n)
                 out[base + 2 + rel] = 1
                 out[_VALUE + rel] += TOKEN_VALUES[i]
                 out[_ALIBIS + rel] += TOKEN_ALIBIS[r, i]
     for q in range(n):
-        rel = np.int64((q - seat) % n)
+        rel = relative(q, seat, n)
         for t in range(NUM_CARD_TYPES):
             out[_PLAYED + rel * NUM_CARD_TYPES + t] = min(s.played[q, t], _COUNT_MAX)
     out[_RESHUFFLED] = s.reshuffled
