@@ -1,0 +1,193 @@
+"""A rule-based Les Toits de Paris player."""
+
+import numpy as np
+
+import heist_envs
+from heist_envs.toits_de_paris.actions import (
+    CONTINUE,
+    DECLINE_JOKER,
+    JOKER_COLOUR_0,
+    PASS,
+    TAKE_SPACE_1,
+)
+from heist_envs.toits_de_paris.components import (
+    ARROWS,
+    BELLS,
+    CARD_FIELD_MAX,
+    CARD_TABLE,
+    COLOUR,
+    FEATHERS,
+    NEED,
+    NUM_CARDS,
+    NUM_COLOURS,
+    NUM_PLAYERS_MAX,
+    NUM_SPACES,
+    RAID_BELLS,
+    RESERVE,
+    TIEBREAK,
+    TOKEN_HIGH,
+    TOKEN_LOW,
+    VP,
+)
+from heist_envs.toits_de_paris.observation import JOKER_STATES
+from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
+
+LAYOUT = heist_envs.get_game("toits_de_paris").layout  # card symbols: the default CARD_TABLE
+RESERVE_DRAW_VALUE = 0.6  # a reserve symbol draws an unknown card
+CARD_POTENTIAL = 0.3  # any card may still help win a majority later
+BELL_RISK = 0.3  # per card of a colour one bell away from a police raid
+DENIAL = 0.1  # a card the leader takes is one the others cannot
+JOKER_OFFER = 1.0  # a police raid on an agent with its character card unused offers a joker
+JOKER_NOW = 0.5  # flipping the joker now rather than keeping it for a later raid
+
+
+class HeuristicAgent:
+    """Plays for the final score: card points plus the majority tokens it can win.
+
+    A card is worth the change it makes to the agent's lead over the best opponent when the
+    game is scored as it stands (card points, colour and feather majorities, tie-breakers),
+    plus a little for every card (majorities are still open) and for a reserve draw, minus
+    the loss of a police raid it would cause or risk. It takes the best card each time,
+    takes cards freely while they are worth anything, and picks the joker colour that scores
+    most. As leader it keeps revealing while the expected share of cards (from the arrows
+    still unseen, looking ahead to the end of the theft) beats stopping now.
+    """
+
+    def __init__(self, seed=None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask) -> int:
+        obs = np.asarray(observation)
+        legal = np.flatnonzero(action_mask)
+        phase = int(np.argmax(obs[LAYOUT["phase"]]))
+        view = _View(obs)
+        if phase == THEFT:
+            scores = [view.continue_gain() if a == CONTINUE else 0.0 for a in legal]
+        elif phase == JOKER:
+            scores = [
+                0.0 if a == DECLINE_JOKER else view.joker_gain(a - JOKER_COLOUR_0) for a in legal
+            ]
+        else:
+            scores = [
+                0.0 if a == PASS else view.card_gain(view.board[a - TAKE_SPACE_1]) for a in legal
+            ]
+            if phase in (LEADER_FREE, LEADER_EXTRA):
+                scores = [s + DENIAL * (a != PASS) for a, s in zip(legal, scores, strict=True)]
+        scores = np.asarray(scores, dtype=float) + 1e-6 * self.rng.random(len(legal))
+        return int(legal[np.argmax(scores)])
+
+
+class _View:
+    """The observation decoded into what the valuation needs (relative seat 0 = the agent)."""
+
+    def __init__(self, obs):
+        self.n = 2 + int(np.argmax(obs[LAYOUT["num_players"]]))
+        n = self.n
+        self.owned = obs[LAYOUT["collections"]].reshape(NUM_PLAYERS_MAX, NUM_CARDS)[:n] > 0
+        self.counts = obs[LAYOUT["colour_counts"]].reshape(NUM_PLAYERS_MAX, NUM_COLOURS)[:n]
+        self.bells = obs[LAYOUT["bells"]].reshape(NUM_PLAYERS_MAX, NUM_COLOURS)[:n]
+        self.feathers = obs[LAYOUT["feathers"]][:n]
+        self.vp = obs[LAYOUT["card_vp"]][:n]
+        jokers = obs[LAYOUT["jokers"]].reshape(NUM_PLAYERS_MAX, JOKER_STATES)
+        self.joker_unused = jokers[0, 0] > 0
+        board = obs[LAYOUT["board"]].reshape(NUM_SPACES, NUM_CARDS)
+        self.board = np.where(board.any(axis=1), board.argmax(axis=1), -1)
+        self.insp = 1 + int(np.argmax(obs[LAYOUT["inspector"]]))
+        self.revealed = int(np.argmax(obs[LAYOUT["revealed"]]))
+        unknown = np.flatnonzero(obs[LAYOUT["unknown"]])
+        arrows = np.bincount(CARD_TABLE[unknown, ARROWS], minlength=CARD_FIELD_MAX[ARROWS] + 1)
+        self.arrow_odds = arrows / max(1, len(unknown))  # of the next card's arrow count
+        self.base = self.utility(self.counts, self.feathers, self.vp, self.tb_holders())
+
+    def tb_holders(self, extra_card=-1):
+        holders = np.full(NUM_COLOURS, -1)
+        for card in np.flatnonzero(CARD_TABLE[:, TIEBREAK]):
+            seats = np.flatnonzero(self.owned[:, card])
+            if len(seats):
+                holders[CARD_TABLE[card, COLOUR]] = seats[0]
+            if card == extra_card:
+                holders[CARD_TABLE[card, COLOUR]] = 0
+        return holders
+
+    def utility(self, counts, feathers, vp, holders):
+        """The agent's final score minus the best opponent's, if the game ended now."""
+        scores = np.asarray(vp, dtype=float).copy()
+        for t in range(NUM_COLOURS + 1):
+            values = counts[:, t] if t < NUM_COLOURS else feathers
+            holder = holders[t] if t < NUM_COLOURS else -1
+            scores += _award(values, holder, TOKEN_HIGH[t], TOKEN_LOW[t])
+        return scores[0] - scores[1:].max()
+
+    def card_gain(self, card):
+        """What gaining ``card`` is worth to the agent now."""
+        colour = CARD_TABLE[card, COLOUR]
+        counts, feathers, vp = self.counts.copy(), self.feathers.copy(), self.vp.copy()
+        counts[0, colour] += 1
+        feathers[0] += CARD_TABLE[card, FEATHERS]
+        vp[0] += CARD_TABLE[card, VP]
+        holders = self.tb_holders(card)
+        gain = CARD_POTENTIAL + RESERVE_DRAW_VALUE * CARD_TABLE[card, RESERVE]
+        bells = self.bells[0, colour] + CARD_TABLE[card, BELLS]
+        if CARD_TABLE[card, BELLS] and bells >= RAID_BELLS:
+            lost = [c for c in np.flatnonzero(self.owned[0]) if CARD_TABLE[c, COLOUR] == colour]
+            lost.append(card)
+            counts[0, colour] = 0
+            feathers[0] -= CARD_TABLE[lost, FEATHERS].sum()
+            vp[0] -= CARD_TABLE[lost, VP].sum()
+            if holders[colour] == 0:
+                holders[colour] = -1
+            gain = RESERVE_DRAW_VALUE * CARD_TABLE[card, RESERVE] + JOKER_OFFER * self.joker_unused
+        elif bells == RAID_BELLS - 1:
+            gain -= BELL_RISK * counts[0, colour]
+        return gain + self.utility(counts, feathers, vp, holders) - self.base
+
+    def joker_gain(self, colour):
+        counts = self.counts.copy()
+        counts[0, colour] += 1
+        after = self.utility(counts, self.feathers, self.vp, self.tb_holders())
+        return after - self.base + JOKER_NOW
+
+    def continue_gain(self):
+        """Expected share of cards from revealing on (best play after) minus stopping now."""
+        return self._theft_value(self.revealed, self.insp, {}) - self._stop_value(self.revealed)
+
+    def _stop_value(self, n):
+        need = int(NEED[n])
+        others = min(self.n - 1, n - need)
+        extra = 1 if n - need - others > 0 else 0
+        return need + extra - others / (self.n - 1)
+
+    def _theft_value(self, n, insp, memo):
+        if (n, insp) not in memo:
+            value = 0.0
+            for arrows, odds in enumerate(self.arrow_odds):
+                if odds == 0:
+                    continue
+                new_n, new_insp = n + 1, max(1, insp - arrows)
+                if new_insp <= new_n:  # caught: the others share the cards left of the inspector
+                    outcome = -min(self.n - 1, new_insp - 1) / (self.n - 1)
+                elif new_insp == new_n + 1:  # coup d'eclat: the leader takes them all
+                    outcome = float(new_n)
+                else:
+                    outcome = self._theft_value(new_n, new_insp, memo)
+                value += odds * outcome
+            memo[n, insp] = max(value, self._stop_value(n))
+        return memo[n, insp]
+
+
+def _award(values, holder, high, low):
+    """Majority tokens per seat for one category (rules.award's ranking, D22-D27)."""
+    keys = 2 * np.asarray(values, dtype=np.int64) + (np.arange(len(values)) == holder)
+    keys[np.asarray(values) <= 0] = 0
+    out = np.zeros(len(values))
+    ranked = sorted(set(keys[keys > 0].tolist()), reverse=True)
+    if not ranked:
+        return out
+    first = keys == ranked[0]
+    if first.sum() == 1:
+        out[first] = high
+        if len(ranked) > 1 and (keys == ranked[1]).sum() <= 2:
+            out[keys == ranked[1]] = low
+    elif first.sum() == 2:
+        out[first] = low
+    return out

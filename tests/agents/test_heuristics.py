@@ -1,0 +1,147 @@
+"""The heuristic agents: legal play at every player count, reproducibility, and strength.
+
+Strength is measured against random agents. In the free-for-all games the heuristic plays
+one seat, rotated over every seat; in How to Rob a Bank it plays a whole side (the bank, or
+every robber) against random agents on the other side, the sides alternating. A win is a
+positive reward for the heuristic's seat.
+"""
+
+import math
+
+import pytest
+
+from agents.arena import play, rotations, seat_agents
+from agents.base import RandomAgent
+from agents.heuristic import HEURISTICS, make_heuristic
+from agents.registry import make_agent
+from heist_envs.registry import game_names, get_game
+from tests.conftest import game_player_counts
+
+TEAM_GAME = "how_to_rob_a_bank"
+
+
+class CheckedAgent:
+    """Wraps an agent and asserts that every action it picks is legal."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        action = self.agent.act(observation, action_mask)
+        assert isinstance(action, int)
+        assert action_mask[action] == 1, f"illegal action {action}"
+        self.decisions += 1
+        return action
+
+
+def heuristic_seated(game_name, num_players, game_index, seed):
+    """(agents in seat order, the heuristic's seat) for one game of a seat-rotated series."""
+    seats = get_game(game_name).num_seats(num_players)
+    if game_name == TEAM_GAME:  # a whole side: the bank, or every robber
+        bank_side = game_index % 2 == 0
+        agents = [
+            make_heuristic(game_name, seed + k)
+            if (k == 0) == bank_side
+            else RandomAgent(seed + seats + k)
+            for k in range(seats)
+        ]
+        return agents, 0 if bank_side else 1
+    rotation = rotations(seats)[game_index % seats]
+    agents = [make_heuristic(game_name, seed)] + [RandomAgent(seed + k) for k in range(1, seats)]
+    return seat_agents(agents, rotation), rotation[0]
+
+
+def outcomes(game_name, num_games, first_seed):
+    """(the heuristic's seat, whether it won) for each game, at the default player count."""
+    num_players = get_game(game_name).default_players
+    results = []
+    for i in range(num_games):
+        seed = first_seed + 1000 * i
+        agents, seat = heuristic_seated(game_name, num_players, i, seed)
+        results.append((seat, play(game_name, agents, num_players, seed=seed).rewards[seat] > 0))
+    return results
+
+
+def fair_share(game_name):
+    game = get_game(game_name)
+    return 0.5 if game_name == TEAM_GAME else 1 / game.num_seats(game.default_players)
+
+
+def wilson(wins, games, z=1.96):
+    """The Wilson score interval of a win rate (95% by default)."""
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    return centre - half / (1 + z * z / games), centre + half / (1 + z * z / games)
+
+
+def test_one_heuristic_per_game():
+    assert sorted(HEURISTICS) == game_names()
+    for name in game_names():
+        assert isinstance(make_heuristic(name), HEURISTICS[name])
+        assert isinstance(make_agent("heuristic", name, seed=3), HEURISTICS[name])
+    assert isinstance(make_heuristic("art_robbery_v0"), HEURISTICS["art_robbery"])
+
+
+def test_unknown_game_lists_the_games():
+    with pytest.raises(ValueError, match="art_robbery, how_to_rob_a_bank") as error:
+        make_heuristic("chess")
+    assert "chess" in str(error.value)
+
+
+@pytest.mark.parametrize(("game_name", "num_players"), game_player_counts())
+def test_only_legal_actions(game_name, num_players):
+    """The heuristic plays every seat in turn against random agents, and all seats at once."""
+    seats = get_game(game_name).num_seats(num_players)
+    series = [heuristic_seated(game_name, num_players, i, 17 + i)[0] for i in range(seats)]
+    series.append([make_heuristic(game_name, 40 + k) for k in range(seats)])
+    for i, agents in enumerate(series):
+        checked = [CheckedAgent(a) for a in agents]
+        result = play(game_name, checked, num_players, seed=100 + i)
+        assert not result.truncated
+        heuristic = HEURISTICS[game_name]
+        assert sum(c.decisions for c in checked if isinstance(c.agent, heuristic)) > 0
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_reproducible_from_seeds(game_name):
+    seats = get_game(game_name).num_seats(4)
+
+    def decisions(seed):
+        actions = []
+        agents = [make_heuristic(game_name, seed + k) for k in range(seats)]
+        play(game_name, agents, 4, seed=seed, on_step=lambda env, name, a: actions.append(a))
+        return actions
+
+    assert decisions(5) == decisions(5)
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_beats_random_agents(game_name):
+    """Over 100 fixed-seed games the heuristic wins at least 1.5 times its fair share."""
+    games = 100
+    wins = sum(won for _, won in outcomes(game_name, games, first_seed=1))
+    assert wins / games >= 1.5 * fair_share(game_name), f"{wins} wins in {games} games"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name", game_names())
+def test_beats_random_agents_over_1000_games(game_name):
+    """The full check: 1000 seat-rotated games, the 95% Wilson interval's lower bound above
+    1.5 times the fair share (printed with ``-s``)."""
+    games = 1000
+    results = outcomes(game_name, games, first_seed=1_000_000)
+    wins = sum(won for _, won in results)
+    low, high = wilson(wins, games)
+    fair = fair_share(game_name)
+    by_seat = {
+        seat: sum(won for s, won in results if s == seat) / sum(s == seat for s, _ in results)
+        for seat in sorted({s for s, _ in results})
+    }
+    print(
+        f"\n{game_name}: {wins}/{games} = {wins / games:.3f} (95% CI {low:.3f}-{high:.3f}), "
+        f"fair share {fair:.3f}, {wins / games / fair:.2f}x; by the heuristic's seat "
+        + ", ".join(f"{seat}: {rate:.3f}" for seat, rate in by_seat.items())
+    )
+    assert low >= 1.5 * fair
