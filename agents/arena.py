@@ -1,21 +1,59 @@
-"""Games between agents."""
+"""Games between agents: one game (:func:`play`), and tournaments with ratings (:func:`tournament`).
+
+A tournament seats its entrants on the game's sides (seats, or teams: How to Rob a Bank's
+robbers are one side) in every rotation, gives each game its own seed, plays the games in
+worker processes, and summarises every entrant: win rate and mean reward (and score, where the
+game reports one) with 95% intervals, an OpenSkill rating, and how much the first seat helps.
+
+    result = tournament("art_robbery", ["random", "heuristic"], games=200, num_players=4)
+    print(result.table())
+    result.write("out/")  # summary.csv, games.csv, tournament.json
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ast
+import csv
+import functools
+import io
+import json
+import logging
+import multiprocessing
+import os
+import pickle
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from openskill.models import PlackettLuce
+from tqdm import tqdm
 
 import heist_envs
 from agents.base import InfoSet
+from agents.registry import AGENT_FACTORIES, agent_names, make_agent
+from agents.stats import mean_interval, wilson_interval
+from heist_envs.core.game import normalize_seed
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class GameResult:
-    """One finished game: per-seat rewards and results, and whether it was truncated."""
+    """One finished game: per-seat rewards and results, and whether it was truncated.
+
+    ``forfeit`` names the seat that gave an illegal action and the action, when the game was
+    played with ``forfeit=True`` and ended that way (that seat's side gets -1, the others +1).
+    """
 
     rewards: list[float]
     results: list[dict] = field(default_factory=list)
     truncated: bool = False
     num_decisions: int = 0
+    forfeit: dict | None = None
 
 
 def play(game_name, agents, num_players=None, seed=None, options=None, on_step=None):
@@ -25,10 +63,19 @@ def play(game_name, agents, num_players=None, seed=None, options=None, on_step=N
     more with ``None, None`` when the game is over (the demo prints from it).
     """
     env = heist_envs.make(game_name, num_players=num_players)
+    return run_game(env, agents, seed, options, on_step)
+
+
+def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
+    """Play one game in ``env`` (reset first); ``agents[k]`` plays seat k.
+
+    An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError`, or with
+    ``forfeit=True`` ends the game as a loss for the offender's side (see :class:`GameResult`).
+    """
     if len(agents) != len(env.possible_agents):
         raise ValueError(
-            f"{game_name} with {env.num_players} players has {len(env.possible_agents)} seats "
-            f"({', '.join(env.possible_agents)}), got {len(agents)} agents"
+            f"{env.game.name} with {env.num_players} players has {len(env.possible_agents)} "
+            f"seats ({', '.join(env.possible_agents)}), got {len(agents)} agents"
         )
     env.reset(seed=seed, options=options)
     seat_of = {name: k for k, name in enumerate(env.possible_agents)}
@@ -51,6 +98,8 @@ def play(game_name, agents, num_players=None, seed=None, options=None, on_step=N
             action = agent.act(observation["observation"], observation["action_mask"], info_set)
         else:
             action = agent.act(observation["observation"], observation["action_mask"])
+        if forfeit and not is_legal(action, observation["action_mask"]):
+            return forfeit_result(env, seat, action, decisions)
         if on_step:
             on_step(env, name, action)
         env.step(action)
@@ -58,6 +107,29 @@ def play(game_name, agents, num_players=None, seed=None, options=None, on_step=N
     if on_step:
         on_step(env, None, None)
     return GameResult(rewards, results, truncated, decisions)
+
+
+def is_legal(action, mask) -> bool:
+    return (
+        isinstance(action, (int, np.integer))
+        and not isinstance(action, bool)
+        and 0 <= action < len(mask)
+        and bool(mask[action])
+    )
+
+
+def forfeit_result(env, seat, action, decisions) -> GameResult:
+    """The result of a game that ``seat`` lost by giving the illegal ``action``."""
+    teams = env.game.teams(env.num_players)
+    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+    in_range = isinstance(action, (int, np.integer)) and 0 <= action < env.game.num_actions
+    described = {
+        "seat": seat,
+        "agent": env.possible_agents[seat],
+        "action": int(action) if in_range else repr(action),
+        "action_name": env.action_name(int(action)) if in_range else "not an action id",
+    }
+    return GameResult(rewards, [{} for _ in rewards], False, decisions, described)
 
 
 def rotations(num_seats):
@@ -73,4 +145,491 @@ def seat_agents(agents, rotation):
     return seated
 
 
-__all__ = ["GameResult", "play", "rotations", "seat_agents"]
+# Entrants -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A tournament entry: its label in the results and what builds its agents.
+
+    ``agent`` is a registry name (:mod:`agents.registry`) or a factory called as
+    ``factory(game_name, seed=..., **kwargs)``. Agents are built inside the worker that plays
+    the game, one per seat and game, so they need not pickle (the factory must, to run in
+    parallel: a module-level function or ``functools.partial`` does).
+    """
+
+    label: str
+    agent: str | Callable
+    kwargs: dict = field(default_factory=dict)
+
+    def build(self, game_name, seed=None):
+        if isinstance(self.agent, str):
+            return make_agent(self.agent, game_name, seed=seed, **self.kwargs)
+        return self.agent(game_name, seed=seed, **self.kwargs)
+
+
+def parse_entrant(text: str) -> Entrant:
+    """An entrant from ``name`` or ``name:key=value,key=value`` (values as Python literals,
+    else strings), e.g. ``ismcts:simulations=200``; unknown names raise a ValueError."""
+    name, _, params = text.partition(":")
+    if name not in AGENT_FACTORIES:
+        raise ValueError(f"unknown agent {name!r}; available: {', '.join(agent_names())}")
+    kwargs = {}
+    for item in filter(None, params.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"agent {text!r}: expected key=value after ':', got {item!r}")
+        try:
+            kwargs[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            kwargs[key] = value
+    return Entrant(text, name, kwargs)
+
+
+def _same_instance(instance, game_name, seed=None):
+    return instance
+
+
+def as_entrant(entry) -> Entrant:
+    """An :class:`Entrant` from a registry name (or ``name:key=value`` spec), an agent
+    instance (which then plays every seat it is given, in every game) or a factory."""
+    if isinstance(entry, Entrant):
+        return entry
+    if isinstance(entry, str):
+        return parse_entrant(entry)
+    if hasattr(entry, "act") and not isinstance(entry, type):
+        return Entrant(type(entry).__name__, functools.partial(_same_instance, entry))
+    if callable(entry):
+        return Entrant(getattr(entry, "__name__", type(entry).__name__), entry)
+    raise ValueError(f"not an agent, agent name or agent factory: {entry!r}")
+
+
+def unique_labels(entrants: list[Entrant]) -> list[Entrant]:
+    """The entrants with repeated labels numbered: ``random``, ``random_2``, ..."""
+    seen: dict[str, int] = {}
+    result = []
+    for entrant in entrants:
+        seen[entrant.label] = seen.get(entrant.label, 0) + 1
+        if seen[entrant.label] > 1:
+            entrant = replace(entrant, label=f"{entrant.label}_{seen[entrant.label]}")
+        result.append(entrant)
+    return result
+
+
+# Schedule -------------------------------------------------------------------------------------
+
+
+def side_seats(game, num_players) -> list[list[int]]:
+    """The seats of each side: one seat per side, or a team's seats (``game.teams``)."""
+    teams = game.teams(num_players)
+    return [[k for k, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
+
+
+def schedule(num_entrants, num_sides) -> list[tuple[int, ...]]:
+    """Seatings (entrant index per side) that a tournament cycles through.
+
+    With at least as many entrants as sides, every group of ``num_sides`` entrants plays in
+    every rotation (a round robin); with fewer, the entrants fill the sides in turn (A B A B),
+    starting from each entrant, in every rotation, so each holds every side equally often.
+    """
+    if num_entrants >= num_sides:
+        lineups = list(combinations(range(num_entrants), num_sides))
+    else:
+        lineups = [
+            [(start + k) % num_entrants for k in range(num_sides)] for start in range(num_entrants)
+        ]
+    seatings = []
+    for lineup in lineups:
+        for rotation in rotations(num_sides):
+            seating = tuple(seat_agents(list(lineup), rotation))
+            if seating not in seatings:
+                seatings.append(seating)
+    return seatings
+
+
+# Playing --------------------------------------------------------------------------------------
+
+
+class _Table:
+    """Plays tournament games: one environment, reused, in this process or a worker."""
+
+    def __init__(self, game_name, num_players, options, entrants):
+        self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
+        self.entrants = entrants
+        self.sides = side_seats(self.env.game, self.env.num_players)
+
+    def play(self, task) -> dict:
+        index, seed, seating = task
+        entrant_of_seat = {k: seating[i] for i, seats in enumerate(self.sides) for k in seats}
+        agents = [
+            self.entrants[entrant_of_seat[k]].build(self.env.game.name, seed=agent_seed(seed, k))
+            for k in range(len(self.env.possible_agents))
+        ]
+        result = run_game(self.env, agents, seed, forfeit=True)
+        labels = [self.entrants[entrant_of_seat[k]].label for k in range(len(agents))]
+        if result.forfeit:
+            result.forfeit["entrant"] = labels[result.forfeit["seat"]]
+        return {
+            "game": index,
+            "seed": seed,
+            "seating": list(seating),
+            "agents": labels,
+            "rewards": result.rewards,
+            "scores": [info.get("score") for info in result.results],
+            "truncated": result.truncated,
+            "decisions": result.num_decisions,
+            "forfeit": result.forfeit,
+        }
+
+
+def agent_seed(game_seed, seat) -> int:
+    return int(np.random.SeedSequence([game_seed, seat]).generate_state(1)[0])
+
+
+_worker_table: _Table | None = None
+
+
+def _start_worker(*table_args):
+    global _worker_table
+    _worker_table = _Table(*table_args)
+
+
+def _play_in_worker(task):
+    return _worker_table.play(task)
+
+
+def _shippable(value) -> bool:
+    """Whether ``value`` can reach a spawned worker: it pickles, and names nothing from an
+    interactive ``__main__`` (a notebook's or a shell's), which a worker cannot import."""
+    try:
+        data = pickle.dumps(value)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    interactive = not getattr(sys.modules["__main__"], "__file__", None)
+    return not (interactive and b"__main__" in data)
+
+
+def tournament(
+    game_name,
+    agents,
+    games=100,
+    num_players=None,
+    seed=None,
+    options=None,
+    workers=None,
+    progress=True,
+) -> TournamentResult:
+    """Play ``games`` games between ``agents`` (see :func:`as_entrant`) and summarise them.
+
+    The games cycle through :func:`schedule`'s seatings (the count is rounded up to a whole
+    number of them, so every entrant holds every side equally often); game i's seed is drawn
+    from ``seed``. ``workers`` processes play them (default: one per core; 1 plays here, as
+    do entrants that cannot reach a worker: unpicklable, or defined in a notebook). An
+    illegal action forfeits that game, which is logged and listed in the result.
+    """
+    game = heist_envs.get_game(game_name)
+    num_players = game.check_players(num_players)
+    game.check_options(options)
+    entrants = unique_labels([as_entrant(a) for a in agents])
+    if not entrants:
+        raise ValueError("a tournament needs at least one agent")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    for entrant in entrants:  # fail here, not in a worker, if one cannot be built
+        try:
+            entrant.build(game.name, seed=0)
+        except TypeError as error:
+            raise ValueError(f"agent {entrant.label!r} cannot be built: {error}") from error
+    sides = side_seats(game, num_players)
+    seatings = schedule(len(entrants), len(sides))
+    rounds = -(-games // len(seatings))
+    total = rounds * len(seatings)
+    seed = normalize_seed(seed)
+    seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
+    tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
+    table_args = (game.name, num_players, options, entrants)
+    workers = min(workers or os.cpu_count() or 1, total)
+    if workers > 1 and not _shippable(entrants):
+        log.warning("some agents cannot be sent to worker processes: playing in this one")
+        workers = 1
+    with tqdm(total=total, desc=game.name, unit="game", disable=not progress) as bar:
+        if workers == 1:
+            table = _Table(*table_args)
+            played = map(table.play, tasks)
+            records = [_tick(bar, record) for record in played]
+        else:
+            context = multiprocessing.get_context("spawn")
+            chunk = max(1, total // (workers * 8))
+            with context.Pool(workers, _start_worker, table_args) as pool:
+                played = pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk)
+                records = [_tick(bar, record) for record in played]
+    records.sort(key=lambda r: r["game"])
+    return TournamentResult.build(game, num_players, seed, entrants, sides, records)
+
+
+def _tick(bar, record):
+    bar.update()
+    forfeit = record["forfeit"]
+    if forfeit:
+        log.warning(
+            "game %d: %s (seat %d) forfeits with the illegal action %s (%s)",
+            record["game"], forfeit["entrant"], forfeit["seat"], forfeit["action"],
+            forfeit["action_name"],
+        )  # fmt: skip
+    return record
+
+
+# Results --------------------------------------------------------------------------------------
+
+
+class Outcome(NamedTuple):
+    """How one side did in one game."""
+
+    reward: float
+    won: bool  # the best reward of the game, and positive (a truncated game has no winner)
+    score: float | None  # None where the game reports no score
+
+
+def side_outcomes(record, sides) -> list[Outcome]:
+    """Each side's :class:`Outcome` in one game (a team's: its seats' mean)."""
+    rewards = [float(np.mean([record["rewards"][k] for k in seats])) for seats in sides]
+    best = max(rewards)
+    outcomes = []
+    for seats, reward in zip(sides, rewards, strict=True):
+        scores = [record["scores"][k] for k in seats]
+        score = None if None in scores else float(np.mean(scores))
+        outcomes.append(Outcome(reward, reward == best and reward > 0, score))
+    return outcomes
+
+
+def rate(labels, records) -> dict[str, dict]:
+    """OpenSkill (Plackett-Luce) ratings from the games in order, sides ranked by reward.
+
+    An entrant holding several sides of one game is rated once per side, and keeps the mean
+    of those updates."""
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in labels}
+    for record in records:
+        seated = [labels[i] for i in record["seating"]]
+        rewards = [outcome.reward for outcome in record["outcomes"]]
+        updated = model.rate([[ratings[label]] for label in seated], scores=rewards)
+        for label in set(seated):
+            mine = [team[0] for name, team in zip(seated, updated, strict=True) if name == label]
+            ratings[label] = model.rating(
+                mu=float(np.mean([r.mu for r in mine])),
+                sigma=float(np.mean([r.sigma for r in mine])),
+                name=label,
+            )
+    return {
+        label: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+        for label, r in ratings.items()
+    }
+
+
+def rate_summary(wins, games) -> dict:
+    low, high = wilson_interval(wins, games)
+    return {"win_rate": wins / games if games else None, "win_low": low, "win_high": high}
+
+
+def mean_summary(name, values) -> dict:
+    if not values:
+        return {f"mean_{name}": None, f"{name}_low": None, f"{name}_high": None}
+    mean, low, high = mean_interval(values)
+    return {f"mean_{name}": mean, f"{name}_low": low, f"{name}_high": high}
+
+
+def entrant_summary(index, label, records, rating) -> dict:
+    """One row of the summary: how entrant ``index`` did over every side it held."""
+    held = [
+        (side, record["outcomes"][side])
+        for record in records
+        for side, entrant in enumerate(record["seating"])
+        if entrant == index
+    ]
+    wins = sum(outcome.won for _, outcome in held)
+    first = [outcome.won for side, outcome in held if side == 0]
+    other = [outcome.won for side, outcome in held if side != 0]
+    first_rate = sum(first) / len(first) if first else None
+    other_rate = sum(other) / len(other) if other else None
+    return {
+        "agent": label,
+        "games": len(held),
+        "wins": wins,
+        **rate_summary(wins, len(held)),
+        **mean_summary("reward", [outcome.reward for _, outcome in held]),
+        **mean_summary("score", [o.score for _, o in held if o.score is not None]),
+        **rating,
+        "first_seat_games": len(first),
+        "first_seat_win_rate": first_rate,
+        "other_seat_win_rate": other_rate,
+        "first_seat_advantage": first_rate - other_rate if first and other else None,
+        "forfeits": sum(
+            1 for record in records if record["forfeit"] and record["forfeit"]["entrant"] == label
+        ),
+    }
+
+
+@dataclass
+class TournamentResult:
+    """A finished tournament: every game, and the per-entrant and per-seat summaries.
+
+    ``summary`` holds one dict per entrant (columns of ``summary.csv``): ``games`` counts the
+    sides it held, ``win_rate`` with its Wilson interval (``win_low``, ``win_high``),
+    ``mean_reward`` and ``mean_score`` with normal intervals, the OpenSkill ``mu``, ``sigma``
+    and ``ordinal`` (mu - 3 sigma), its win rate in the first seat (the side holding seat 0)
+    and elsewhere, their difference ``first_seat_advantage``, and its ``forfeits``.
+    ``seats`` holds each side's win rate whoever held it; ``first_seat_advantage`` is the
+    first side's win rate minus the mean over sides.
+    """
+
+    game: str
+    num_players: int
+    seed: int
+    agents: list[str]
+    side_agents: list[list[str]]
+    games: list[dict]
+    summary: list[dict]
+    seats: list[dict]
+    first_seat_advantage: float
+
+    @classmethod
+    def build(cls, game, num_players, seed, entrants, sides, records):
+        labels = [e.label for e in entrants]
+        for record in records:
+            record["outcomes"] = side_outcomes(record, sides)
+        ratings = rate(labels, records)
+        summary = [
+            entrant_summary(index, label, records, ratings[label])
+            for index, label in enumerate(labels)
+        ]
+        names = game.agent_names(num_players)
+        seats = []
+        for side, seat_list in enumerate(sides):
+            wins = sum(record["outcomes"][side].won for record in records)
+            seats.append(
+                {
+                    "seat": side,
+                    "agents": [names[k] for k in seat_list],
+                    "games": len(records),
+                    "wins": wins,
+                    **rate_summary(wins, len(records)),
+                }
+            )
+        mean_rate = float(np.mean([s["win_rate"] for s in seats]))
+        return cls(
+            game=game.name,
+            num_players=num_players,
+            seed=seed,
+            agents=labels,
+            side_agents=[[names[k] for k in seat_list] for seat_list in sides],
+            games=records,
+            summary=summary,
+            seats=seats,
+            first_seat_advantage=seats[0]["win_rate"] - mean_rate,
+        )
+
+    @property
+    def forfeits(self) -> list[dict]:
+        """The forfeited games: game index, offending entrant, seat and action."""
+        return [{"game": r["game"], **r["forfeit"]} for r in self.games if r["forfeit"]]
+
+    def to_dict(self) -> dict:
+        games = [{k: v for k, v in r.items() if k != "outcomes"} for r in self.games]
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "agents": self.agents,
+            "sides": self.side_agents,
+            "summary": self.summary,
+            "seats": self.seats,
+            "first_seat_advantage": self.first_seat_advantage,
+            "forfeits": self.forfeits,
+            "games": games,
+        }
+
+    def summary_csv(self) -> str:
+        return _csv(self.summary)
+
+    def games_csv(self) -> str:
+        rows = []
+        for r in self.games:
+            row = {"game": r["game"], "seed": r["seed"], "truncated": r["truncated"]}
+            row["decisions"] = r["decisions"]
+            forfeit = r["forfeit"]
+            row["forfeit"] = (
+                f"{forfeit['entrant']} (seat {forfeit['seat']}): {forfeit['action']}"
+                if forfeit
+                else ""
+            )
+            for k, label in enumerate(r["agents"]):
+                row[f"seat{k}_agent"] = label
+                row[f"seat{k}_reward"] = r["rewards"][k]
+                row[f"seat{k}_score"] = r["scores"][k]
+            rows.append(row)
+        return _csv(rows)
+
+    def write(self, out_dir) -> list[Path]:
+        """Write ``summary.csv``, ``games.csv`` and ``tournament.json`` into ``out_dir``."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        files = {
+            "summary.csv": self.summary_csv(),
+            "games.csv": self.games_csv(),
+            "tournament.json": json.dumps(self.to_dict(), indent=1) + "\n",
+        }
+        for name, text in files.items():
+            (out / name).write_text(text)
+        return [out / name for name in files]
+
+    def table(self) -> str:
+        """The summary as text: one line per entrant, then the seats and any forfeits."""
+        columns = [
+            ("agent", f"<{max(12, *(len(label) for label in self.agents))}"),
+            ("games", ">5"),
+            ("win rate [95% CI]", "<20"),
+            ("mean reward [95% CI]", "<23"),
+            ("score", ">7"),
+            ("rating mu ± sigma", "<17"),
+            ("1st-seat adv", ">12"),
+        ]
+
+        def row(values):
+            return "  ".join(f"{v:{fmt}}" for v, (_, fmt) in zip(values, columns, strict=True))
+
+        lines = [
+            f"{self.game}, {self.num_players} players, {len(self.games)} games (seed {self.seed})",
+            row([name for name, _ in columns]),
+        ]
+        for s in self.summary:
+            advantage = s["first_seat_advantage"]
+            values = [
+                s["agent"],
+                s["games"],
+                f"{s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]",
+                f"{s['mean_reward']:+.3f} [{s['reward_low']:+.3f}, {s['reward_high']:+.3f}]",
+                "" if s["mean_score"] is None else f"{s['mean_score']:.1f}",
+                f"{s['mu']:6.2f} ± {s['sigma']:5.2f}",
+                "" if advantage is None else f"{advantage:+.3f}",
+            ]
+            lines.append(row(values))
+        seats = ", ".join(
+            f"{'+'.join(s['agents'])} {s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]"
+            for s in self.seats
+        )
+        lines.append(f"win rate by seat: {seats}")
+        lines.append(f"first-seat advantage: {self.first_seat_advantage:+.3f}")
+        for f in self.forfeits:
+            lines.append(
+                f"forfeit: game {f['game']}, {f['entrant']} as {f['agent']} played "
+                f"{f['action']} ({f['action_name']})"
+            )
+        return "\n".join(lines)
+
+
+def _csv(rows) -> str:
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()

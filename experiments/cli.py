@@ -1,25 +1,123 @@
-"""The ``heist`` command: ``heist demo GAME``, ``heist bench``."""
+"""The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``)."""
 
 import argparse
+import logging
+import sys
 
-from experiments import benchmark, demo
+import heist_envs
+from agents.registry import agent_names
+from experiments import demo
+
+GAMES = f"one of: {', '.join(heist_envs.game_names())}"
+DESCRIPTIONS = {
+    "demo": "Play a game between random agents and print it turn by turn.",
+    "play": "Play a game in the terminal: the table is drawn from your seat and your legal "
+    "moves are listed by number. Type a number to play it; q, end of input (Ctrl-D) or "
+    "Ctrl-C leaves.",
+    "arena": "Play a tournament between agents in every seat rotation and print each agent's "
+    "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
+    "advantage.",
+}
+AGENTS = f"agent names ({', '.join(agent_names())}), optionally with parameters: name:key=value,..."
+
+
+def add_play_arguments(parser):
+    parser.add_argument("game", help=GAMES)
+    parser.add_argument(
+        "--against", nargs="+", default=["random"], metavar="AGENT", help=f"opponents: {AGENTS}"
+    )
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--players", type=int, default=None, help="player count")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
+
+
+def add_arena_arguments(parser):
+    parser.add_argument("game", help=GAMES)
+    parser.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS)
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--players", type=int, default=None, help="player count")
+    parser.add_argument("--seed", type=int, default=None, help="tournament seed")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run_play(args):
+    from experiments.human import play_human
+
+    return play_human(args.game, args.against, args.seat, args.players, args.seed)
+
+
+def run_arena(args):
+    from agents.arena import tournament
+
+    logging.basicConfig(format="%(levelname)s: %(message)s")
+    result = tournament(
+        args.game,
+        args.agents,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(result.table())
+    if args.out:
+        for path in result.write(args.out):
+            print(f"wrote {path}")
+
+
+def benchmark_main(rest):
+    from experiments import benchmark
+
+    benchmark.main(rest)
+
+
+def run_train(rest):
+    try:
+        from experiments import train
+    except ModuleNotFoundError as missing:
+        sys.exit(f"heist train: cannot load the trainer ({missing})")
+    train.main(rest)
+
+
+def run_docs(rest):
+    from experiments import docs
+
+    docs.main(rest)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="heist", description="heist-envs games and tools")
-    commands = parser.add_subparsers(dest="command", required=True)
-    demo.add_arguments(commands.add_parser("demo", help="play a game between random agents"))
-    commands.add_parser(
-        "bench", help="run experiments/benchmark.py (its --help lists options)", add_help=False
-    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, text, add_arguments in [
+        ("demo", "watch a game between random agents", demo.add_arguments),
+        ("play", "play a game in the terminal against agents", add_play_arguments),
+        ("arena", "a tournament between agents, with ratings", add_arena_arguments),
+    ]:
+        add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
+    forwarded = {
+        "bench": ("speed of heist-envs beside other libraries", benchmark_main),
+        "train": ("train a PPO agent (experiments/train.py)", run_train),
+        "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
+    }
+    for name, (text, _) in forwarded.items():
+        commands.add_parser(name, help=f"{text}; its --help lists options", add_help=False)
     args, rest = parser.parse_known_args(argv)
-    if args.command == "bench":
-        benchmark.main(rest)
-    elif rest:
+    if args.command in forwarded:
+        return forwarded[args.command][1](rest)
+    if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    else:
-        demo.run(args)
+    try:
+        if args.command == "demo":
+            demo.run(args)
+        elif args.command == "play":
+            return run_play(args)
+        else:
+            run_arena(args)
+    except ValueError as error:
+        parser.exit(2, f"heist {args.command}: error: {error}\n")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -23,7 +23,12 @@ def play_game(game_name, num_players=None, seed=None, agents=None, show=print):
             show(f"\n{agent}: {env.action_name(action)}")
 
     result = play(game_name, agents, num_players, seed, on_step=show_step)
-    env_names = game.agent_names(game.check_players(num_players))
+    show_outcome(game.agent_names(game.check_players(num_players)), result, show)
+    return result
+
+
+def show_outcome(env_names, result, show=print):
+    """Print how a game ended: every seat's reward and results, then the winners."""
     show(f"\nGame {'truncated' if result.truncated else 'finished'}.")
     for name, reward, details in zip(env_names, result.rewards, result.results, strict=True):
         extra = ", ".join(f"{k} {v}" for k, v in details.items())
@@ -31,7 +36,6 @@ def play_game(game_name, num_players=None, seed=None, agents=None, show=print):
     best = max(result.rewards)
     winners = [n for n, r in zip(env_names, result.rewards, strict=True) if r == best and r > 0]
     show(f"Winner: {', '.join(winners) if winners else 'nobody'}")
-    return result
 
 
 def add_arguments(parser):

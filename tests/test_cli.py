@@ -1,0 +1,124 @@
+"""The heist command: every subcommand's --help, demo, arena, train forwarding, docs, and
+heist play driven through standard input."""
+
+import io
+import subprocess
+import sys
+import types
+
+import pytest
+
+from experiments.cli import main
+from experiments.human import play_human
+
+
+def run(argv, capsys, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    try:
+        status = main(argv)
+    except SystemExit as exit:
+        status = exit.code
+    out, err = capsys.readouterr()
+    return status or 0, out + err
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "arena"])
+def test_every_command_has_help(command, capsys):
+    status, text = run([command, "--help"], capsys)
+    assert status == 0 and f"heist {command}" in text and "art_robbery" in text
+
+
+def test_top_level_help_lists_the_commands(capsys):
+    status, text = run(["--help"], capsys)
+    assert status == 0
+    for command in ["demo", "play", "arena", "bench", "train", "docs"]:
+        assert command in text
+
+
+def test_bench_and_docs_forward_their_help(capsys):
+    assert "usage: heist bench" in run(["bench", "--help"], capsys)[1]
+    assert "--check" in run(["docs", "--help"], capsys)[1]
+
+
+def test_train_forwards_its_arguments(monkeypatch, capsys):
+    calls = []
+    trainer = types.SimpleNamespace(main=calls.append)
+    monkeypatch.setitem(sys.modules, "experiments.train", trainer)
+    monkeypatch.setattr("experiments.train", trainer, raising=False)
+    run(["train", "--game", "art_robbery", "--timesteps", "10"], capsys)
+    assert calls == [["--game", "art_robbery", "--timesteps", "10"]]
+
+
+def test_demo(capsys):
+    status, text = run(["demo", "toits_de_paris", "--players", "2", "--seed", "1"], capsys)
+    assert status == 0 and "Winner:" in text
+
+
+def test_docs_check_passes(capsys):
+    assert run(["docs", "--check"], capsys)[0] == 0
+
+
+def test_arena_prints_and_writes(tmp_path, capsys):
+    argv = ["arena", "art_robbery", "--agents", "random", "random", "--games", "2"]
+    argv += ["--players", "2", "--seed", "1", "--workers", "1", "--no-progress"]
+    status, text = run([*argv, "--out", str(tmp_path)], capsys)
+    assert status == 0 and "random_2" in text and "win rate by seat" in text
+    assert {p.name for p in tmp_path.iterdir()} == {"games.csv", "summary.csv", "tournament.json"}
+
+
+def test_arena_unknown_names_list_the_valid_ones(capsys):
+    status, text = run(["arena", "art_robbery", "--agents", "random", "nobody"], capsys)
+    assert status == 2 and "unknown agent 'nobody'" in text and "random" in text
+    status, text = run(["arena", "chess", "--agents", "random"], capsys)
+    assert status == 2 and "available: art_robbery" in text
+
+
+def test_play_asks_again_on_bad_input_and_leaves_on_end_of_input(monkeypatch, capsys):
+    argv = ["play", "art_robbery", "--players", "2", "--seed", "3", "--against", "random"]
+    status, text = run(argv, capsys, stdin="x\n0\n99\n\n1\n1\n", monkeypatch=monkeypatch)
+    assert status == 0
+    assert text.count("is not a legal move") == 4
+    assert "1. play Number 3" in text and "player_1 (random): " in text
+    assert "hidden cards" in text  # drawn from the player's seat: the opponent's hand hidden
+    assert text.rstrip().endswith("Game abandoned (end of input).")
+
+
+def test_play_a_whole_game_and_quit(monkeypatch, capsys):
+    argv = ["play", "art_robbery", "--players", "3", "--seed", "5", "--seat", "1"]
+    status, text = run(argv, capsys, stdin="1\n" * 1000, monkeypatch=monkeypatch)
+    assert status == 0 and "Your move as player_1" in text and "Winner:" in text
+    status, text = run(argv, capsys, stdin="q\n", monkeypatch=monkeypatch)
+    assert status == 0 and "Game abandoned (you quit)." in text
+
+
+def test_play_a_team_game_as_the_robbers(monkeypatch, capsys):
+    argv = ["play", "how_to_rob_a_bank", "--players", "3", "--seat", "2", "--seed", "1"]
+    status, text = run(argv, capsys, stdin="1\n" * 2000, monkeypatch=monkeypatch)
+    assert status == 0 and "you play robber_yellow, robber_red" in text
+    assert "Your move as robber_yellow" in text and "Your move as robber_red" in text
+    assert "bank (random): " in text and "Winner:" in text
+
+
+def test_play_errors_and_interrupt(capsys):
+    status, text = run(["play", "art_robbery", "--players", "2", "--against", "a", "b"], capsys)
+    assert status == 2 and "unknown agent 'a'" in text
+    status, text = run(["play", "art_robbery", "--against", "random", "random"], capsys)
+    assert status == 2 and "3 other sides" in text
+
+    def interrupt(prompt):
+        raise KeyboardInterrupt
+
+    lines = []
+    assert play_human("art_robbery", ["random"], read=interrupt, show=lines.append) == 130
+    assert lines[-1] == "\nGame abandoned (interrupted)."
+
+
+def test_play_through_the_console_script_with_piped_input():
+    command = [sys.executable, "-m", "experiments.cli", "play", "toits_de_paris", "--seed", "2"]
+    done = subprocess.run(
+        command, input="nonsense\n1\n", capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'nonsense' is not a legal move" in done.stdout
+    assert "Game abandoned (end of input)." in done.stdout and not done.stderr
