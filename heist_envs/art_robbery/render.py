@@ -70,7 +70,8 @@ def render(s, seat=None):
                 if s.token_loc[r, i] == p and (r < raid or raid == NUM_RAIDS):
                     value += int(TOKEN_VALUES[i])
                     alibis += int(TOKEN_ALIBIS[r, i])
-        hand = hand_text(s.hands[p]) if seat is None or seat == p else "5 hidden cards"
+        shown = seat is None or seat == p
+        hand = hand_text(s.hands[p]) if shown else f"{int(s.hands[p].sum())} hidden cards"
         who = f"player {p}" + (" (you)" if seat == p else "")
         marker = ">" if p == s.actor else " "
         lines.append(

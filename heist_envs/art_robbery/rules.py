@@ -347,7 +347,8 @@ def determinize(s, seat, seed):
             s.deck[k] = t
             k += 1
     shuffle(s, s.deck, k)
-    # Opponents' hands: the rest of the unseen cards, dealt at random.
+    # Opponents' hands: the rest of the unseen cards, dealt at random. Hand sizes are public:
+    # the turn player holds 4 cards until the draw that ends their turn.
     k = 0
     for t in range(NUM_CARD_TYPES):
         for _ in range(unseen[t] - pile[t]):
@@ -357,8 +358,9 @@ def determinize(s, seat, seed):
     k = 0
     for q in range(n):
         if q != seat:
+            size = s.hands[q].sum()
             s.hands[q, :] = 0
-            for _ in range(HAND_SIZE):
+            for _ in range(size):
                 s.hands[q, cards[k]] += 1
                 k += 1
     # Which opponent drew what since the reshuffle is not tracked (spec section 7).

@@ -428,3 +428,61 @@ def test_section_7_opponents_hands_and_pile_order_are_hidden():
     GAME.observe(state[0], 1, obs[0])
     GAME.observe(other[0], 1, obs[1])
     assert not np.array_equal(obs[0], obs[1]), "seat 1 sees its own hand change"
+
+
+def card_totals(s):
+    n = s.num_players
+    pile = np.bincount(s.deck[: s.deck_size], minlength=NUM_CARD_TYPES)
+    return s.hands[:n].sum(axis=0) + s.discard + pile
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_section_7_determinize_keeps_the_public_hand_sizes_in_the_dog_phase(seat):
+    """During the Guard Dog defence the thief holds 4 cards (the draw ends the turn); a
+    re-deal gives every opponent as many cards as they hold and keeps all 55 cards."""
+    rest = CARD_COUNTS.copy()
+    rest[N5] -= 5
+    order = [N5] * 5 + [t for t in range(NUM_CARD_TYPES) for _ in range(rest[t])]  # seat 0: 5s
+    s = new_game(3, deck_order=order)
+    s.token_loc[0, 7] = 1
+    s.dog = 1
+    play(GAME, s, N5)
+    assert s.phase == DOG and s.actor == 1
+    sizes = s.hands[:3].sum(axis=1).tolist()
+    assert sizes == [4, 5, 5]
+    for seed in range(20):
+        other = s.copy()
+        GAME.determinize(other, seat, seed)
+        assert other.hands[:3].sum(axis=1).tolist() == sizes
+        assert (card_totals(other) == CARD_COUNTS).all()
+        assert (other.hands[seat] == s.hands[seat]).all()
+
+
+def test_section_7_determinize_after_a_reshuffle_deals_the_pile_from_the_reshuffled_cards():
+    """After a reshuffle the pile is a sub-multiset of (reshuffled cards - own draws since)."""
+    state = GAME.new_state(4, 11)
+    s = state[0]
+    rng = np.random.default_rng(11)
+    while not (s.reshuffled and s.phase == PLAY and s.drawn_since[s.actor].sum() >= 3):
+        play(GAME, s, int(rng.choice(legal_actions(GAME, s))))
+    seat = int(s.actor)
+    known = s.reshuffle_counts - s.drawn_since[seat]
+    for seed in range(20):
+        other = s.copy()
+        GAME.determinize(other, seat, seed)
+        pile = np.bincount(other.deck[: other.deck_size], minlength=NUM_CARD_TYPES)
+        assert (pile <= known).all() and other.deck_size == s.deck_size
+        assert (card_totals(other) == CARD_COUNTS).all()
+        assert (other.hands[seat] == s.hands[seat]).all() and (other.discard == s.discard).all()
+
+
+def test_section_7_render_shows_the_public_hand_size_of_a_hidden_hand():
+    """Hand sizes are public: the thief holds 4 cards during the Guard Dog defence."""
+    s = new_game(3)
+    give_hand(s, 0, [N5] * 5)
+    s.token_loc[0, 7] = 1
+    s.dog = 1
+    play(GAME, s, N5)
+    rows = [" ".join(line.split()) for line in GAME.render(s, seat=1).splitlines()]
+    assert any(row.startswith("player 0 hand: 4 hidden cards") for row in rows)
+    assert any(row.startswith("player 2 hand: 5 hidden cards") for row in rows)
