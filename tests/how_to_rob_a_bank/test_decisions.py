@@ -10,6 +10,7 @@ from heist_envs.how_to_rob_a_bank.actions import (
     END_TURN,
     GUARD_0_MOVE_E,
     GUARD_0_MOVE_N,
+    LOCK_ALARM,
     LOCK_BAG_0,
     LOCK_BAG_1,
     MOVE_E,
@@ -479,3 +480,31 @@ def test_throw_adds_to_stolen_and_the_card_goes_on():
     play(GAME, s, THROW)
     assert s.stolen == 2 == (s.bag_where == STOLEN).sum()
     assert s.actor == 1 and mask_of(s) == {MOVE_N, MOVE_W}
+
+
+def test_spec_5_3_a_conscious_guard_blocks_the_alarm_actions():
+    """UNLOCK_ALARM and TRIGGER_ALARM need no conscious guard in the room; an unconscious one
+    blocks nothing."""
+    for alarm, action in ((ON_LOCKED, UNLOCK_ALARM), (ON_UNLOCKED, TRIGGER_ALARM)):
+        s = planned_game()  # yellow's first card is Unlock
+        s.robber_room[YELLOW] = 4
+        s.guard_room[0] = 4
+        s.alarm = alarm
+        begin_turn(s, 1)
+        assert action not in mask_of(s)
+        s.guard_awake[0] = 0
+        begin_turn(s, 1)
+        assert action in mask_of(s)
+
+
+def test_spec_5_6_lock_alarm_needs_a_conscious_guard_in_the_alarm_room():
+    s = planned_game()  # the bank's Lock card; no floor bag in rooms 3 and 4
+    s.guard_room[:2] = [4, 6]
+    s.guard_awake[:2] = [0, 1]
+    begin_turn(s, 0)
+    assert mask_of(s) == {WAKE_GUARDS, END_TURN}
+    s.guard_awake[0] = 1
+    begin_turn(s, 0)
+    assert mask_of(s) == {LOCK_ALARM, END_TURN}
+    play(GAME, s, LOCK_ALARM)
+    assert s.alarm == ON_LOCKED and s.actor == 1

@@ -507,12 +507,27 @@ def test_s15_wake_guards_instead_of_the_card_d28():
     assert s.guard_awake[:2].tolist() == [1, 1] and s.actor == 1
 
 
-def test_s15_variant_all_guards_down_wake_by_themselves_a4():
-    s = planned_game()
-    s.guard_awake[:2] = [0, 0]
+def test_s15_wake_guards_spends_a_card_with_mandatory_moves_d28():
+    """WAKE_GUARDS sacrifices the card: a Double move's two moves are never played."""
+    s = planned_game({0: [B_DOUBLE_MOVE, B_LOCK, B_MOVE, B_MOVE, B_MOVE]})
+    s.guard_awake[:2] = [0, 1]
+    rooms = s.guard_room.copy()
     begin_turn(s, 0)
-    assert s.guard_awake[:2].tolist() == [1, 1]
-    assert s.actor == 1 and s.turn_seat == 1 and s.n_revealed[0] >= 1
+    play(GAME, s, WAKE_GUARDS)
+    assert s.guard_awake[:2].tolist() == [1, 1] and (s.guard_room == rooms).all()
+    assert s.actor == 1 and s.turn_seat == 1
+
+
+def test_s15_variant_all_guards_down_wake_by_themselves_a4():
+    """A4: no bank decision, and the card (here a mandatory Move) is spent unplayed."""
+    s = planned_game({0: [B_MOVE, B_LOCK, B_LOCK, B_MOVE, B_MOVE]})
+    s.guard_awake[:2] = [0, 0]
+    rooms = s.guard_room.copy()
+    revealed, played = int(s.n_revealed[0]), int(s.played[0, B_MOVE])
+    begin_turn(s, 0)
+    assert s.guard_awake[:2].tolist() == [1, 1] and (s.guard_room == rooms).all()
+    assert s.actor == 1 and s.turn_seat == 1
+    assert s.n_revealed[0] == revealed + 1 and s.played[0, B_MOVE] == played + 1
 
 
 def test_s15_variant_no_wake_once_the_card_has_started_d28():
