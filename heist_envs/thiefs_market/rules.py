@@ -985,17 +985,19 @@ def determinize(s, seat, seed):
     """Re-deal every deck's order and the trimmed cards; new RNG from ``seed`` (D33).
 
     Every seat sees the same things (the hidden part is hidden from all), so ``seat`` does
-    not change what is re-dealt."""
+    not change what is re-dealt. Unowned cards in the market or being paid for are seen."""
     seed_rng(s, seed)
-    in_market = np.zeros(NUM_CARDS, np.bool_)
+    seen = np.zeros(NUM_CARDS, np.bool_)
     for slot in range(s.market.shape[0]):
         if s.market[slot] >= 0:
-            in_market[s.market[slot]] = True
+            seen[s.market[slot]] = True
+    if s.pending_card >= 0:
+        seen[s.pending_card] = True
     unseen = np.empty(NUM_CARDS, np.int8)
     for d in range(NUM_DECKS):
         k = 0
         for x in range(NUM_CARDS):
-            hidden = s.owner[x] == TRIMMED or (s.owner[x] == UNOWNED and not in_market[x])
+            hidden = s.owner[x] == TRIMMED or (s.owner[x] == UNOWNED and not seen[x])
             if CARD_DECK[x] == d and hidden:
                 unseen[k] = x
                 k += 1

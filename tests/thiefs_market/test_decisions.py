@@ -32,6 +32,7 @@ from heist_envs.thiefs_market.state import (
     P_PAY,
     P_WAIVE,
     TRIMMED,
+    UNOWNED,
 )
 from tests.thiefs_market.builders import (
     A_ROW,
@@ -446,9 +447,9 @@ def test_d33_determinize_re_deals_hidden_cards_and_replaces_the_rng():
     assert a.owner[1] == s.owner[1]
     seen = (s.owner >= 0) | np.isin(np.arange(49), s.market)
     assert (a.owner[seen] == s.owner[seen]).all()
-    hidden_before = sorted(np.flatnonzero(~seen & (s.owner != DISCARDED)).tolist())
-    hidden_after = sorted(np.flatnonzero(~seen & (a.owner != DISCARDED)).tolist())
-    assert hidden_before == hidden_after
+    hidden = ~seen & (s.owner != DISCARDED)
+    for d in range(3):
+        assert hidden[a.deck[d, : a.deck_size[d]]].all()  # only unseen cards are re-dealt
     assert any(
         a.deck[d, : a.deck_size[d]].tolist() != s.deck[d, : s.deck_size[d]].tolist()
         for d in range(3)
@@ -456,6 +457,24 @@ def test_d33_determinize_re_deals_hidden_cards_and_replaces_the_rng():
     for d in range(3):
         letter = np.equal(CARD_DECK, d)
         assert (a.owner[letter] == TRIMMED).sum() == (s.owner[letter] == TRIMMED).sum()
+
+
+def test_d33_determinize_keeps_the_card_being_paid_for():
+    """Section 7: the card being paid for has left the market but everyone saw it bought;
+    it is not an unseen card, so it is never re-dealt into a deck or the box."""
+    s = new_game(4, seed=3)
+    tailor = card("Tailor")
+    put_in_market(s, A_ROW, 2, tailor)
+    purchases(s, {0: "R", 1: "G", 2: "G", 3: "G"}, pawn=0)
+    s.gold[0] = 1
+    play(s, buy(A_ROW, 2))
+    assert s.stage == P_PAY and s.pending_card == tailor
+    for seed in range(5):
+        a = s.copy()
+        GAME.determinize(a, 1, seed)
+        check_invariants(a)
+        assert a.pending_card == tailor and a.owner[tailor] == UNOWNED
+        assert tailor not in a.deck[A_ROW, : a.deck_size[A_ROW]]
 
 
 def test_d15_gold_may_pay_a_gem_that_dice_cover_while_gold_is_spare():

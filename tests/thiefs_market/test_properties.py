@@ -1,10 +1,11 @@
 """Thief's Market invariants over random playouts (hypothesis chooses seeds and player counts).
 
 After every step: dice per player count conserved; the pawn in one place; the 49 cards each
-in exactly one place (deck, market, a player, the box); gold and infamy never negative; the
-acting seat's mask never empty, and a sub-decision is only presented with a real choice
-(spec 8.1); exactly P takes in every Divide (D11). At the end: returns equal a recomputation
-of the scoring written again from the rulebook text.
+in exactly one place (deck, market, a player, the box), in the state and in a world sampled
+by determinize; gold and infamy never negative; the acting seat's mask never empty, and a
+sub-decision is only presented with a real choice (spec 8.1); exactly P takes in every
+Divide (D11). At the end: returns equal a recomputation of the scoring written again from
+the rulebook text.
 """
 
 import numpy as np
@@ -32,6 +33,9 @@ PURCHASES = (P_LAA, P_MAIN, P_WAIVE, P_PAY)
 
 def check_step(s):
     check_invariants(s)
+    world = s.copy()
+    GAME.determinize(world, max(int(s.actor), 0), 1)
+    check_invariants(world)  # a sampled world holds every card in exactly one place too
     if s.status != RUNNING:
         assert s.actor == -1
         return
