@@ -24,14 +24,35 @@ def checkpoint_info(path) -> dict:
     return json.loads(meta.read_text())
 
 
-def save_checkpoint(model, path, game_name, num_players, **extra):
-    """Save a model with the metadata :class:`PPOAgent` checks when loading it."""
+def save_checkpoint(model, path, game_name, num_players, policy_only=False, **extra):
+    """Save a model (or, with ``policy_only``, just its policy: a small file to ship) with
+    the metadata :class:`PPOAgent` checks when loading it."""
     path = Path(path).with_suffix(".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
-    info = {"game": game_name, "num_players": num_players, **extra}
+    (model.policy if policy_only else model).save(path)
+    info = {"game": game_name, "num_players": num_players, "policy_only": policy_only, **extra}
     path.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return path
+
+
+def export_policy(checkpoint, dest):
+    """Write the policy of a whole-model checkpoint, with its metadata, as a small file."""
+    from sb3_contrib import MaskablePPO
+
+    info = checkpoint_info(checkpoint)
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    extra = {k: v for k, v in info.items() if k not in ("game", "num_players", "policy_only")}
+    return save_checkpoint(model, dest, info["game"], info["num_players"], True, **extra)
+
+
+def load_policy(path):
+    """The MaskablePPO policy saved at ``path`` (a whole model or a policy alone)."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    if checkpoint_info(path).get("policy_only"):
+        return MaskableActorCriticPolicy.load(path, device="cpu")
+    return MaskablePPO.load(path, device="cpu").policy
 
 
 def shipped_policy(game_name) -> Path:
@@ -47,8 +68,6 @@ class PPOAgent:
     """Plays a MaskablePPO checkpoint trained on one game and player count."""
 
     def __init__(self, path, game_name, num_players=None, deterministic=True):
-        from sb3_contrib import MaskablePPO
-
         game = heist_envs.get_game(game_name)
         info = checkpoint_info(path)
         num_players = game.check_players(num_players or info.get("num_players"))
@@ -57,14 +76,14 @@ class PPOAgent:
                 f"checkpoint {path} was trained for {info.get('game')} with "
                 f"{info.get('num_players')} players, not {game.name} with {num_players}"
             )
-        self.model = MaskablePPO.load(path, device="cpu")
-        if self.model.observation_space.shape != (game.obs_size,):
+        self.policy = load_policy(path)
+        if self.policy.observation_space.shape != (game.obs_size,):
             raise GameRecordError(f"checkpoint {path} expects another observation size")
         self.deterministic = deterministic
         self.num_players = num_players
 
     def act(self, observation, action_mask) -> int:
-        action, _ = self.model.predict(
+        action, _ = self.policy.predict(
             np.asarray(observation),
             action_masks=np.asarray(action_mask, bool),
             deterministic=self.deterministic,

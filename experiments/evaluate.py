@@ -69,7 +69,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     agent = PPOAgent(args.checkpoint, args.game, args.players)
     opponents = make_opponents(args.opponents, args.game, args.seed)
-    result = win_rate(agent.model, args.game, agent.num_players, opponents, args.games, args.seed)
+    result = win_rate(agent.policy, args.game, agent.num_players, opponents, args.games, args.seed)
     print(
         f"{result['game']} ({result['num_players']}p) vs {args.opponents}: win rate "
         f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] over "

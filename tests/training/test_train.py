@@ -7,9 +7,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
-from agents.ppo import PPOAgent  # noqa: E402
+from agents.ppo import PPOAgent, export_policy  # noqa: E402
 from experiments import evaluate, train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
 
@@ -42,6 +43,29 @@ def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
     scored = evaluate.main([str(trained / "final.zip"), "--game", "art_robbery", "--games", "20"])
     assert scored["games"] == 20 and 0 <= scored["ci_low"] <= scored["win_rate"]
     assert scored["fair_share"] == pytest.approx(1 / 3)
+
+
+def test_exported_policy_is_small_and_plays_the_same(trained, tmp_path):
+    shipped = export_policy(trained / "final.zip", tmp_path / "art_robbery")
+    assert shipped.stat().st_size < (trained / "final.zip").stat().st_size / 2
+    full, small = PPOAgent(trained / "final.zip", "art_robbery"), PPOAgent(shipped, "art_robbery")
+    obs = np.zeros(full.policy.observation_space.shape, np.int8)
+    mask = np.ones(20, np.int8)
+    assert full.act(obs, mask) == small.act(obs, mask)
+
+
+def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
+    from agents import ppo
+    from agents.registry import make_agent
+
+    shipped = sorted(ppo.POLICY_DIR.glob("*.zip"))
+    assert shipped and {p.stem for p in shipped} <= set(heist_envs.game_names())
+    for path in shipped:
+        agent = make_agent("ppo", path.stem)
+        assert agent.num_players == heist_envs.get_game(path.stem).default_players
+    monkeypatch.setattr(ppo, "POLICY_DIR", tmp_path)
+    with pytest.raises(ValueError, match="no shipped policy for art_robbery"):
+        make_agent("ppo", "art_robbery")
 
 
 def test_checkpoint_for_another_game_or_player_count_is_refused(trained):
