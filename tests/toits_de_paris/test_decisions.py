@@ -190,6 +190,19 @@ def test_d9_the_leader_extra_card_after_normal_and_coup_only(outcome):
         assert s.phase == LEADER_EXTRA and s.actor == 0 and PASS in mask(s)
 
 
+def test_d9_the_extra_card_is_one_card_and_the_rest_is_discarded():
+    """D9, PHASE DE PARTAGE: after the leader's extra card the cards left are discarded and
+    leadership passes left; nobody takes again."""
+    draw = cards("c0:P", "c1:P", "c2:P", "c3:P", "c4:P")
+    s = new_game(2, draw=draw)
+    play(GAME, s, *[CONTINUE] * 4, STOP, take_action(1), take_action(2), take_action(3))
+    assert s.phase == LEADER_EXTRA and mask(s) == {take_action(4), take_action(5), PASS}
+    play(GAME, s, take_action(4))
+    assert collection(s, 0) == sorted([*draw[0:2], draw[3]]) and collection(s, 1) == [draw[2]]
+    assert discard(s) == [draw[4]]
+    assert s.leader == 1 and s.phase == THEFT and s.turn == 2
+
+
 def test_d10_one_take_one_card_spaces_keep_their_numbers_effects_after_each():
     """D10: no compaction; a card's reserve draw resolves before the next take."""
     s = new_game(2, draw=cards("c0:P", "c1:R", "c2:P", "c3:P"), reserve=cards("c4:V2"))
@@ -213,6 +226,7 @@ def test_d11_resolution_order_raid_joker_offer_then_reserve_draw():
     )
     play(GAME, s, STOP)
     assert s.phase == JOKER and s.pending_draws == 1 and reserve_cards(s)[0] == card("c1:V1")
+    assert obs(s, 0)[LAYOUT["pending_draws"]].tolist() == [1]  # public (§6)
     play(GAME, s, JOKER_COLOUR_0 + 4)
     assert collection(s, 0) == [card("c1:V1")] and s.joker[0] == 4
 
@@ -225,6 +239,13 @@ def test_d12_reserve_draw_on_gaining_not_on_revealing():
     assert rules.reserve_size(s) == 15
     play(GAME, s, take_action(1))
     assert collection(s, 0) == sorted(cards("c0:R", "c2:V1")) and rules.reserve_size(s) == 14
+    # Nor does revealing one from the reserve in the last turn.
+    s = position(2, draw=cards("c1:P"), draw_size=1, reserve=cards("c0:R", "c2:V1"))
+    play(GAME, s, CONTINUE)
+    assert board(s)[2] == card("c0:R") and s.pending_draws == 0
+    assert reserve_cards(s)[0] == card("c2:V1")
+    play(GAME, s, STOP, take_action(2))
+    assert collection(s, 0) == sorted(cards("c0:R", "c2:V1")) and s.phase == GAME_OVER
 
 
 def test_d13_empty_reserve_stops_the_chain():
@@ -290,6 +311,25 @@ def test_d17_the_raided_non_leader_decides_the_joker():
     assert obs(s, 1)[LAYOUT["actor"]][0] == 1  # the observer itself decides
     play(GAME, s, DECLINE_JOKER)
     assert s.leader == 1 and s.phase == THEFT
+
+
+def test_d17_play_resumes_where_the_joker_decision_interrupted_it():
+    """§4.4, D17: a raid during the leader's required takes; after the JOKER decision the
+    leader still owes the rest of NEED[n]."""
+    s = position(
+        2,
+        draw=cards("c0:A1B", "c1:P", "c2:P", "c3:P", "c4:P"),
+        collections={0: cards("c0:PB", "c0:PB")},
+    )
+    play(GAME, s, *[CONTINUE] * 4, STOP)
+    assert s.phase == LEADER_MUST and s.need_left == 2
+    play(GAME, s, take_action(1))  # the 3rd colour-0 bell: a raid
+    assert s.phase == JOKER and s.actor == 0
+    play(GAME, s, DECLINE_JOKER)
+    assert s.phase == LEADER_MUST and s.actor == 0 and s.need_left == 1
+    assert mask(s) == {take_action(space) for space in range(2, 6)}
+    play(GAME, s, take_action(2))
+    assert collection(s, 0) == [card("c1:P")] and s.phase == OTHER_TAKE and s.actor == 1
 
 
 def test_d18_character_cards_are_identical_and_powerless():
