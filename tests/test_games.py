@@ -202,8 +202,13 @@ def test_bad_configuration_raises_value_error(name):
     with pytest.raises(ValueError, match="unknown option"):
         heist_envs.make(name, no_such_option=1)
     env = heist_envs.make(name)
+    env.reset(seed=3)
+    before = (env.state_record.tobytes(), env.game_record())
     with pytest.raises(ValueError, match="unknown option"):
         env.reset(options={"no_such_option": 1})
+    with pytest.raises(ValueError):
+        env.reset(options=dict.fromkeys(game.options, "not a valid value"))
+    assert (env.state_record.tobytes(), env.game_record()) == before
     with pytest.raises(ValueError, match="unknown game"):
         heist_envs.make(name + "_typo")
 

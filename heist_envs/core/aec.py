@@ -75,9 +75,10 @@ class HeistEnv(AECEnv):
         if options:
             self.game.check_options(options)
             merged.update(options)
-        self.seed = normalize_seed(seed)
-        self.options = merged
-        self._set_state(self.game.new_state(self.num_players, self.seed, merged))
+        seed = normalize_seed(seed)
+        state = self.game.new_state(self.num_players, seed, merged)  # may raise: change nothing
+        self.seed, self.options = seed, merged
+        self._set_state(state)
         self.actions = []
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
