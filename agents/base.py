@@ -4,8 +4,6 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from heist_envs.core.compiled import kernel_view
-
 
 @runtime_checkable
 class Agent(Protocol):
@@ -33,7 +31,7 @@ class InfoSet:
     def kernel_state(self):
         """The state for compiled search code that determinizes every world it starts from
         before reading it (as ``sample`` does); the array view that compiled code takes."""
-        return kernel_view(self._state)
+        return self.game.kernel_view(self._state)
 
     def sample(self, seed) -> np.recarray:
         """A 1-element state array: one world consistent with the seat's information."""

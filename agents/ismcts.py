@@ -154,7 +154,7 @@ class ISMCTSAgent:
         size = np.ones(1, np.int64)
         root = info_set.kernel_state()
         world = root.copy()
-        num_seats = game.num_seats(int(root[0].num_players))
+        num_seats = game.num_seats(int(root[0]["num_players"]))
         search = compiled_search(game)
         start = time.perf_counter()
         done = 0

@@ -26,7 +26,6 @@ import time
 import numpy as np
 
 import heist_envs
-from heist_envs.core.compiled import kernel_view
 from heist_envs.core.game import RUNNING
 
 PLAYERS = 4
@@ -61,7 +60,7 @@ def timed(run_batch, seconds):
 
 def kernel_jit(name, num_players, seconds):
     game = heist_envs.get_game(name)
-    state = kernel_view(game.new_state(num_players, 0))
+    state = game.kernel_view(game.new_state(num_players, 0))
     batch = 1000
     seed = [0]
 
@@ -78,7 +77,7 @@ def kernel_python(name, num_players, seconds):
     mask = np.zeros(game.num_actions, np.int8)
     obs = np.zeros(game.obs_size, game.obs_dtype)
     picker = UniformPicker()
-    state = kernel_view(game.new_state(num_players, 0))
+    state = game.kernel_view(game.new_state(num_players, 0))
     seed = [0]
 
     def run_batch():

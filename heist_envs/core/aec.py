@@ -12,7 +12,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from heist_envs.core.compiled import kernel_view
 from heist_envs.core.errors import GameRecordError, IllegalActionError
 from heist_envs.core.game import RUNNING, TERMINATED, Game, normalize_seed
 from heist_envs.core.record import GameRecord, load_state_dict, state_dict
@@ -184,7 +183,7 @@ class HeistEnv(AECEnv):
 
     def _set_state(self, state):
         self._state = state
-        self._kstate = kernel_view(state)
+        self._kstate = self.game.kernel_view(state)
 
     def _seat_of(self, agent) -> int:
         if isinstance(agent, (int, np.integer)) and 0 <= agent < len(self.possible_agents):

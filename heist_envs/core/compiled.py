@@ -1,25 +1,18 @@
 """Fast entry points into a game's kernel for Python callers.
 
 Calling a jitted function with a numpy record costs microseconds of argument typing; with a
-plain 1-element array it costs a fraction of one. These wrappers take the plain array view of
-a state (:func:`kernel_view`) and fuse the calls a step needs. They are compiled once per game
-and process (about half a second) on first use.
+plain 1-element array it costs a fraction of one. These wrappers take the plain array view
+of a state (:meth:`Game.kernel_view`) and fuse the calls a step needs. They are compiled once
+per game and process (about half a second) on first use.
 """
 
 from types import SimpleNamespace
 
 import numba as nb
 import numpy as np
-from numba.core import config
 
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
-
-
-def kernel_view(state):
-    """The view of a 1-element state array that the entry points take. Un-jitted code needs
-    the record-array view (attribute access); compiled code is fastest with a plain array."""
-    return state if config.DISABLE_JIT else state.view(np.ndarray)
 
 
 def build_entry_points(game) -> SimpleNamespace:

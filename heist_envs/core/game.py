@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from numba.core import config
 
 #: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
 HEADER_FIELDS = [
@@ -95,6 +96,16 @@ class Game:
     information: str = "imperfect"
     chance: bool = True
     description: str = ""
+
+    def kernel_view(self, state):
+        """The view of a 1-element state array that the compiled entry points take.
+
+        A plain array of this game's own dtype object: numba types an argument fastest when it
+        has seen that very dtype object before (a record-array view makes a new one each time,
+        and costs about a microsecond a call). Un-jitted code needs the record-array view
+        itself, for attribute access.
+        """
+        return state if config.DISABLE_JIT else state.view(self.state_dtype, np.ndarray)
 
     @cached_property
     def entry(self):

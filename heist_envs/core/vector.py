@@ -107,7 +107,7 @@ class VectorGames:
         self.num_players = game.check_players(num_players)
         self.options = game.check_options(options)
         template = game.new_state(self.num_players, 0, self.options)
-        self.states = np.repeat(template.view(np.ndarray), num_envs)
+        self.states = np.repeat(game.kernel_view(template), num_envs)
         self.episodes = np.zeros(num_envs, np.int64)
         self.actors = np.zeros(num_envs, np.int8)
         self.obs = np.zeros((num_envs, game.obs_size), game.obs_dtype)
