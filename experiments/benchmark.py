@@ -143,10 +143,11 @@ BATCH_SIZES = (1, 64, 1024, 4096)
 
 
 def batch_engine(name, num_players, batch, seconds):
-    from heist_envs.core.playout import random_legal_actions
+    from heist_envs.core.playout import random_legal_actions, random_legal_actions_parallel
     from heist_envs.core.vector import VectorGames
 
     games = VectorGames(heist_envs.get_game(name), batch, num_players)
+    pick = random_legal_actions_parallel if games.parallel else random_legal_actions
     _, _, masks = games.reset(seed=0)
     actions = np.zeros(batch, np.int64)
     calls = [0]
@@ -155,7 +156,7 @@ def batch_engine(name, num_players, batch, seconds):
         ended = 0
         for _ in range(max(1, 4096 // batch)):
             calls[0] += 1
-            random_legal_actions(masks, calls[0], actions)
+            pick(masks, calls[0], actions)
             games.step(actions)
             ended += int(games.terminated.sum() + games.truncated.sum())
         return batch * max(1, 4096 // batch), ended

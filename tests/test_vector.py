@@ -83,3 +83,19 @@ def test_vector_engine_rejects_bad_actions_naming_the_game(name):
     with pytest.raises(IllegalActionError, match="in game 2"):
         vec.step(actions)
     assert vec.states.tobytes() == before
+
+
+def test_random_legal_actions_are_legal_reproducible_and_the_same_on_every_core():
+    from heist_envs.core.playout import random_legal_actions_parallel
+
+    rng = np.random.default_rng(0)
+    masks = (rng.random((3000, 20)) < 0.3).astype(np.int8)
+    masks[:, 7] = 1
+    serial, parallel, again = (np.zeros(3000, np.int64) for _ in range(3))
+    random_legal_actions(masks, 5, serial)
+    random_legal_actions_parallel(masks, 5, parallel)
+    random_legal_actions(masks, 5, again)
+    assert masks[np.arange(3000), serial].all()
+    np.testing.assert_array_equal(serial, parallel)
+    np.testing.assert_array_equal(serial, again)
+    assert len(np.unique(serial)) > 10  # not always the same pick

@@ -26,14 +26,20 @@ def _xorshift(x):
 
 
 @nb.njit(cache=True)
-def seed_rng(s, seed):
-    """Set the record's RNG from a 64-bit seed (any value; 0 is remapped)."""
+def mix_seed(seed):
+    """A well-mixed, nonzero 64-bit RNG state from any 64-bit seed."""
     x = np.uint64(seed) ^ _SEED_MIX
     if x == np.uint64(0):
         x = _NONZERO
     for _ in range(8):
         x = _xorshift(x)
-    s.rng = x
+    return x
+
+
+@nb.njit(cache=True)
+def seed_rng(s, seed):
+    """Set the record's RNG from a 64-bit seed (any value; 0 is remapped)."""
+    s.rng = mix_seed(seed)
 
 
 @nb.njit(cache=True)

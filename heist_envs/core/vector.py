@@ -20,6 +20,16 @@ def _episode_seed(base_seed, game_index, episode, num_envs):
     return base_seed + np.uint64(game_index) + np.uint64(num_envs) * np.uint64(episode)
 
 
+@nb.njit(cache=True)
+def first_illegal(actions, active, masks):
+    """The first active game whose action is out of range or masked out, or -1."""
+    for i in range(len(actions)):
+        a = actions[i]
+        if active[i] and (a < 0 or a >= masks.shape[1] or masks[i, a] == 0):
+            return i
+    return -1
+
+
 def _build_loops(game, parallel):
     """The batched reset and step loops for one game, compiled on first use.
 
@@ -164,13 +174,11 @@ class VectorGames:
                 f"got {actions.dtype} of shape {actions.shape}"
             )
         actions = actions.astype(np.int64, copy=False)
-        in_range = (actions >= 0) & (actions < self.game.num_actions)
-        chosen = self.masks[np.arange(self.num_envs), np.where(in_range, actions, 0)]
-        legal = (in_range & (chosen == 1)) | ~active
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
+        i = first_illegal(actions, active, self.masks)
+        if i >= 0:
             a = int(actions[i])
-            name = f" ({self.game.action_name(a)})" if in_range[i] else ""
+            in_range = 0 <= a < self.game.num_actions
+            name = f" ({self.game.action_name(a)})" if in_range else ""
             raise IllegalActionError(
                 f"{self.game.name}: action {a}{name} is not legal in game {i} for seat "
                 f"{int(self.actors[i])}; legal: {np.flatnonzero(self.masks[i]).tolist()}"
