@@ -115,6 +115,12 @@ def aec_loop(make_env, seconds):
     return timed(run_batch, seconds)
 
 
+def apply_chance_outcome(state, rng):
+    """Sample an OpenSpiel chance node's outcome by its probability and apply it."""
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+
+
 def openspiel_loop(game_name, with_tensor, seconds):
     import pyspiel
 
@@ -127,8 +133,7 @@ def openspiel_loop(game_name, with_tensor, seconds):
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+                apply_chance_outcome(state, rng)
                 continue
             if with_tensor:
                 state.observation_tensor(state.current_player())
@@ -249,8 +254,7 @@ def openspiel_ismcts_speed(game_name, seconds):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+                apply_chance_outcome(state, rng)
             elif state.current_player() == 0:
                 state.apply_action(bot.step(state))
                 sims += 1000
