@@ -3,7 +3,9 @@
 Each simulation samples a world consistent with the searching seat's information
 (``determinize``), walks one shared tree by UCT among the actions legal in that world (a
 child's exploration term counts how often it was available, not its parent's visits),
-expands one node, plays random moves to the end and backs up every seat's return. Each node
+expands one node, plays a rollout to the end (random legal moves, or the game's compiled
+rollout policy from :mod:`agents.rollouts`; optionally cut short after ``rollout_depth`` moves
+and scored by the game's ``evaluate``) and backs up every seat's return. Each node
 keeps the return of the seat that chose it, so every player is modelled as playing for its
 own (or its team's) outcome. The search runs in compiled code, built once per game and
 process.
@@ -19,15 +21,24 @@ import numba as nb
 import numpy as np
 
 import heist_envs
+from agents.rollouts import rollout_module
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
 
 UNEXPANDED = -1
 
 
-def _build_search(game):
+def _build_search(game, rollout_action=None, evaluate=None):
     determinize, apply, legal_mask = game.determinize, game.apply, game.legal_mask
     returns, num_actions = game.returns, game.num_actions
+    if rollout_action is None:
+
+        @nb.njit
+        def rollout_action(s, mask):
+            return random_legal_action(mask, num_actions)
+
+    if evaluate is None:
+        evaluate = returns  # only reached with an unlimited rollout depth, at the end
 
     @nb.njit
     def search(
@@ -44,10 +55,11 @@ def _build_search(game):
         mover,
         size,
         num_seats,
+        rollout_depth,
     ):
         """Run ``num_sims`` simulations from ``root`` (never read undeterminized), growing
         the tree held in ``children``/``visits``/``avail``/``value``/``mover``; ``size[0]``
-        is its node count."""
+        is its node count. Rollouts stop after ``rollout_depth`` moves (-1: at the end)."""
         mask = np.zeros(num_actions, np.int8)
         ret = np.zeros(num_seats, np.float32)
         path = np.zeros(len(visits), np.int64)
@@ -98,10 +110,15 @@ def _build_search(game):
                 apply(s, best)
                 path[depth] = node
                 depth += 1
-            while s.status == RUNNING:
+            moves = 0
+            while s.status == RUNNING and moves != rollout_depth:
                 legal_mask(s, mask)
-                apply(s, random_legal_action(mask, num_actions))
-            returns(s, ret)
+                apply(s, rollout_action(s, mask))
+                moves += 1
+            if s.status == RUNNING:
+                evaluate(s, ret)
+            else:
+                returns(s, ret)
             for i in range(depth):
                 n = path[i]
                 visits[n] += 1
@@ -111,27 +128,64 @@ def _build_search(game):
 
 
 _SEARCHES = {}
+ROLLOUTS = ("policy", "random")
 
 
-def compiled_search(game):
-    """The compiled search for ``game`` (built on first use in this process)."""
-    if game.name not in _SEARCHES:
-        _SEARCHES[game.name] = _build_search(game)
-    return _SEARCHES[game.name]
+def compiled_search(game, rollout="random"):
+    """The compiled search for ``game`` with ``rollout`` moves (built once per process)."""
+    key = (game.name, rollout)
+    if key not in _SEARCHES:
+        module = rollout_module(game.name) if rollout == "policy" else None
+        _SEARCHES[key] = _build_search(
+            game,
+            getattr(module, "rollout_action", None),
+            getattr(module, "evaluate", None),
+        )
+    return _SEARCHES[key]
 
 
 class ISMCTSAgent:
     """ISMCTS with a budget of ``simulations`` per decision, or of ``seconds`` if given.
 
-    ``max_nodes`` caps the tree under a time budget (beyond it, simulations only roll out).
+    ``rollout`` is "policy" (the game's compiled rollout policy, the default where the game
+    has one) or "random". ``rollout_depth`` cuts rollouts short after that many moves and
+    scores the position with the game's ``evaluate`` (only for games that define one).
+    ``uct_c`` and ``rollout_depth`` left as None take the rollout module's ``SEARCH_DEFAULTS``
+    (policy rollouts only), else 1.4 and no cut. ``max_nodes`` caps the tree under a time
+    budget (beyond it, simulations only roll out).
     """
 
     wants_info_set = True
 
     def __init__(
-        self, game_name, simulations=1000, seconds=None, uct_c=1.4, seed=None, max_nodes=200_000
+        self,
+        game_name,
+        simulations=1000,
+        seconds=None,
+        uct_c=None,
+        seed=None,
+        max_nodes=200_000,
+        rollout=None,
+        rollout_depth=None,
     ):
         self.game = heist_envs.get_game(game_name)
+        module = rollout_module(self.game.name)
+        if rollout is None:
+            rollout = "policy" if module is not None else "random"
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}; choose one of {', '.join(ROLLOUTS)}")
+        if rollout == "policy" and module is None:
+            raise ValueError(f"{self.game.name} has no rollout policy; use rollout='random'")
+        defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
+        uct_c = defaults.get("uct_c", 1.4) if uct_c is None else uct_c
+        rollout_depth = defaults.get("rollout_depth") if rollout_depth is None else rollout_depth
+        if rollout_depth is not None and (rollout != "policy" or not hasattr(module, "evaluate")):
+            raise ValueError(
+                "rollout_depth needs rollout='policy' and a game whose rollout module defines "
+                f"evaluate; {self.game.name} with rollout={rollout!r} has none"
+            )
+        self.rollout = rollout
+        self.rollout_depth = -1 if rollout_depth is None else int(rollout_depth)
         self.simulations = simulations
         self.seconds = seconds
         self.uct_c = uct_c
@@ -155,7 +209,7 @@ class ISMCTSAgent:
         root = info_set.kernel_state()
         world = root.copy()
         num_seats = game.num_seats(int(root[0]["num_players"]))
-        search = compiled_search(game)
+        search = compiled_search(game, self.rollout)
         start = time.perf_counter()
         done = 0
         while True:
@@ -175,6 +229,7 @@ class ISMCTSAgent:
                 mover,
                 size,
                 num_seats,
+                self.rollout_depth,
             )
             done += chunk
             elapsed = time.perf_counter() - start

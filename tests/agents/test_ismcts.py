@@ -59,3 +59,12 @@ def test_ismcts_time_budget():
     agent = ISMCTSAgent("toits_de_paris", seconds=0.05, seed=0)
     play("toits_de_paris", [agent] + [RandomAgent(s) for s in range(3)], 4, seed=2)
     assert agent.simulations_run > 0
+
+
+def test_ismcts_rejects_unknown_rollouts_and_cuts_it_cannot_score():
+    with pytest.raises(ValueError, match="unknown rollout 'greedy'; choose one of policy, random"):
+        ISMCTSAgent("art_robbery", rollout="greedy")
+    with pytest.raises(ValueError, match="art_robbery has no rollout policy"):
+        ISMCTSAgent("art_robbery", rollout="policy")
+    with pytest.raises(ValueError, match="rollout_depth needs rollout='policy'"):
+        ISMCTSAgent("art_robbery", rollout="random", rollout_depth=5)

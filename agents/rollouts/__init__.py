@@ -1,0 +1,27 @@
+"""Compiled rollout policies for ISMCTS, one optional module per game.
+
+A search samples a full world, so a rollout policy may read the whole kernel state. The
+module ``agents.rollouts.<game>`` defines
+
+- ``rollout_action(s, mask) -> int``, compiled with numba: an action legal in ``mask`` for
+  ``s.actor`` in the running state ``s`` (it may draw from numba's ``np.random``, which the
+  search seeds);
+- optionally ``evaluate(s, out)``, compiled: each seat's expected return (on the scale of the
+  game's ``returns``) for a running state, which lets a search cut rollouts short
+  (``rollout_depth``);
+- optionally ``SEARCH_DEFAULTS``, a dict of the search settings that suit the policy
+  (``uct_c``, ``rollout_depth``), used where the agent is not given them.
+
+Games without a module are rolled out with uniformly random legal moves.
+"""
+
+import importlib
+import importlib.util
+
+
+def rollout_module(game_name):
+    """The rollout module of ``game_name``, or None if it has none."""
+    name = f"agents.rollouts.{game_name}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
