@@ -9,6 +9,8 @@ team games the learner plays every seat of its side (teammates share its policy)
 
 Rewards are the learner seat's terminal return. A truncated game ends the episode with
 reward 0 and is reported as done, not as a time limit: there is no value to bootstrap.
+The optional ``shaping`` hook adds potential-based shaping to them (see
+:class:`SelfPlayVecEnv`; potentials in :mod:`experiments.shaping`).
 """
 
 from __future__ import annotations
@@ -96,6 +98,15 @@ class SelfPlayVecEnv(VecEnv):
     The learner's seat is drawn at random per episode, or with ``rotate_seats`` taken in
     turn over the sides (episode k plays side k mod sides, from that side's first seat), for
     fair evaluations: a side is a seat, or a team in team games.
+
+    ``shaping``, a potential ``(states, seats) -> float[num_envs]`` (the batched state
+    records of ``self.games.states`` and the learner's seat per game), adds
+    ``shaping_gamma * Phi(s') - Phi(s)`` to each learner reward, where ``s`` and ``s'`` are
+    the states at the learner's decision and at its next one (opponents' moves in between),
+    and ``Phi(s') = 0`` when the episode ended (Ng, Harada and Russell 1999: with
+    ``shaping_gamma`` equal to the learner's discount the optimal policies are unchanged, and
+    the discounted shaping of an episode sums to ``-Phi(s_0)``). Without it rewards stay
+    terminal.
     """
 
     render_mode = None
@@ -110,8 +121,13 @@ class SelfPlayVecEnv(VecEnv):
         options=None,
         team_play=True,
         rotate_seats=False,
+        shaping=None,
+        shaping_gamma=1.0,
     ):
         self.game = game
+        self.shaping = shaping
+        self.shaping_gamma = shaping_gamma
+        self.potential = np.zeros(num_envs, np.float32)  # Phi at each learner decision
         self.rotate_seats = rotate_seats
         self.episodes_started = 0
         self.env_seconds = 0.0  # time spent stepping games and opponents
@@ -138,6 +154,8 @@ class SelfPlayVecEnv(VecEnv):
         self._seed += self.num_envs
         self._new_episodes(np.ones(self.num_envs, np.bool_))
         self._play_opponents(*self._outcome_buffers())
+        if self.shaping is not None:
+            self.potential = self._potential()
         return self.games.obs.copy()
 
     def step_async(self, actions):
@@ -150,6 +168,8 @@ class SelfPlayVecEnv(VecEnv):
         rewards, dones, truncated = self._outcome_buffers()
         self._collect_endings(rewards, dones, truncated)
         self._play_opponents(rewards, dones, truncated)
+        if self.shaping is not None:
+            self._add_shaping(rewards, dones)
         self.truncated = truncated
         infos = [{} for _ in range(self.num_envs)]
         self.env_seconds += time.perf_counter() - start
@@ -198,6 +218,17 @@ class SelfPlayVecEnv(VecEnv):
             self.learner_seat[which] = self.rng.integers(self.num_seats, size=k)
         self.episodes_started += k
         self.opponent_of[which] = self.rng.integers(len(self.opponents), size=(k, self.num_seats))
+
+    def _potential(self):
+        phi = self.shaping(self.games.states, self.learner_seat)
+        return np.asarray(phi, np.float32).reshape(self.num_envs)
+
+    def _add_shaping(self, rewards, dones):
+        """Add ``gamma * Phi(s') - Phi(s)``; an ended episode's ``Phi(s')`` is 0, and the
+        potential kept for it is that of the next episode's first learner decision."""
+        phi = self._potential()
+        rewards += self.shaping_gamma * np.where(dones, np.float32(0), phi) - self.potential
+        self.potential = phi
 
     def _learner_to_act(self):
         actor_team = self.team_of_seat[self.games.actors]
