@@ -16,6 +16,7 @@ Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search"
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -26,6 +27,40 @@ from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
 
 UNEXPANDED = -1
+
+
+class Tree(NamedTuple):
+    """A search tree in flat arrays. ``children[n, a]`` is the first child of node n by
+    action a; the children by one action in worlds where different seats act there (an
+    actor can depend on hidden cards) are chained through ``sibling``, and each node
+    records the seat whose move it is (``mover``) and that seat's summed return."""
+
+    children: np.ndarray
+    sibling: np.ndarray
+    visits: np.ndarray
+    avail: np.ndarray
+    value: np.ndarray
+    mover: np.ndarray
+
+    @classmethod
+    def empty(cls, nodes, num_actions):
+        return cls(
+            np.full((nodes, num_actions), UNEXPANDED, np.int32),
+            np.full(nodes, UNEXPANDED, np.int32),
+            np.zeros(nodes, np.int32),
+            np.zeros(nodes, np.int32),
+            np.zeros(nodes, np.float64),
+            np.zeros(nodes, np.int8),
+        )
+
+
+@nb.njit(cache=True)
+def child_of(children, sibling, mover, node, action, actor):
+    """The child of ``node`` by ``actor`` playing ``action``, or UNEXPANDED."""
+    c = children[node, action]
+    while c != UNEXPANDED and mover[c] != actor:
+        c = sibling[c]
+    return c
 
 
 def _build_search(game, rollout_action=None, evaluate=None):
@@ -48,18 +83,18 @@ def _build_search(game, rollout_action=None, evaluate=None):
         seed,
         num_sims,
         uct_c,
-        children,
-        visits,
-        avail,
-        value,
-        mover,
+        tree,
         size,
         num_seats,
         rollout_depth,
+        tree_depth,
+        evaluate_end,
     ):
         """Run ``num_sims`` simulations from ``root`` (never read undeterminized), growing
-        the tree held in ``children``/``visits``/``avail``/``value``/``mover``; ``size[0]``
-        is its node count. Rollouts stop after ``rollout_depth`` moves (-1: at the end)."""
+        ``tree`` (see :class:`Tree`); ``size[0]`` is its node count. The tree stops
+        ``tree_depth`` moves below the root, rollouts after ``rollout_depth`` moves (-1:
+        no limit); ``evaluate_end`` scores finished rollouts with ``evaluate`` too."""
+        children, sibling, visits, avail, value, mover = tree
         mask = np.zeros(num_actions, np.int8)
         ret = np.zeros(num_seats, np.float32)
         path = np.zeros(len(visits), np.int64)
@@ -70,25 +105,27 @@ def _build_search(game, rollout_action=None, evaluate=None):
             determinize(s, seat, np.uint64(seed) * np.uint64(1000003) + np.uint64(k))
             node = 0
             depth = 0
-            while s.status == RUNNING:
+            while s.status == RUNNING and depth != tree_depth:
                 legal_mask(s, mask)
+                actor = s.actor
                 fresh = 0
                 for a in range(num_actions):
-                    if mask[a] and children[node, a] == UNEXPANDED:
+                    if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
                         fresh += 1
                 if fresh > 0 and size[0] < len(visits):
                     pick = np.random.randint(fresh)
                     action = -1
                     for a in range(num_actions):
-                        if mask[a] and children[node, a] == UNEXPANDED:
+                        if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
                             if pick == 0:
                                 action = a
                                 break
                             pick -= 1
                     child = size[0]
                     size[0] += 1
+                    sibling[child] = children[node, action]
                     children[node, action] = child
-                    mover[child] = s.actor
+                    mover[child] = actor
                     avail[child] = 1
                     apply(s, action)
                     path[depth] = child
@@ -100,13 +137,13 @@ def _build_search(game, rollout_action=None, evaluate=None):
                 best_score = -np.inf
                 for a in range(num_actions):
                     if mask[a]:
-                        c = children[node, a]
+                        c = child_of(children, sibling, mover, node, a, actor)
                         avail[c] += 1
                         score = value[c] / visits[c] + uct_c * np.sqrt(np.log(avail[c]) / visits[c])
                         if score > best_score:
                             best_score = score
                             best = a
-                node = children[node, best]
+                node = child_of(children, sibling, mover, node, best, actor)
                 apply(s, best)
                 path[depth] = node
                 depth += 1
@@ -115,7 +152,7 @@ def _build_search(game, rollout_action=None, evaluate=None):
                 legal_mask(s, mask)
                 apply(s, rollout_action(s, mask))
                 moves += 1
-            if s.status == RUNNING:
+            if s.status == RUNNING or evaluate_end:
                 evaluate(s, ret)
             else:
                 returns(s, ret)
@@ -129,6 +166,12 @@ def _build_search(game, rollout_action=None, evaluate=None):
 
 _SEARCHES = {}
 ROLLOUTS = ("policy", "random")
+#: Search settings and their defaults (-1: no limit). ``uct_c``: the exploration constant;
+#: ``rollout_depth``: moves before a rollout is cut and scored by ``evaluate``;
+#: ``tree_depth``: moves below the root the tree may grow (1: flat Monte Carlo over the
+#: root's moves); ``evaluate_end``: score finished rollouts with ``evaluate`` as well, a
+#: smoother signal than the win/loss returns.
+SEARCH_SETTINGS = {"uct_c": 1.4, "rollout_depth": -1, "tree_depth": -1, "evaluate_end": False}
 
 
 def compiled_search(game, rollout="random"):
@@ -148,11 +191,9 @@ class ISMCTSAgent:
     """ISMCTS with a budget of ``simulations`` per decision, or of ``seconds`` if given.
 
     ``rollout`` is "policy" (the game's compiled rollout policy, the default where the game
-    has one) or "random". ``rollout_depth`` cuts rollouts short after that many moves and
-    scores the position with the game's ``evaluate`` (only for games that define one).
-    ``uct_c`` and ``rollout_depth`` left as None take the rollout module's ``SEARCH_DEFAULTS``
-    (policy rollouts only), else 1.4 and no cut. ``max_nodes`` caps the tree under a time
-    budget (beyond it, simulations only roll out).
+    has one) or "random". The search settings (see :data:`SEARCH_SETTINGS`) left as None take
+    the rollout module's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there.
+    ``max_nodes`` caps the tree under a time budget (beyond it, simulations only roll out).
     """
 
     wants_info_set = True
@@ -162,11 +203,10 @@ class ISMCTSAgent:
         game_name,
         simulations=1000,
         seconds=None,
-        uct_c=None,
         seed=None,
         max_nodes=200_000,
         rollout=None,
-        rollout_depth=None,
+        **settings,
     ):
         self.game = heist_envs.get_game(game_name)
         module = rollout_module(self.game.name)
@@ -176,19 +216,26 @@ class ISMCTSAgent:
             raise ValueError(f"unknown rollout {rollout!r}; choose one of {', '.join(ROLLOUTS)}")
         if rollout == "policy" and module is None:
             raise ValueError(f"{self.game.name} has no rollout policy; use rollout='random'")
-        defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
-        uct_c = defaults.get("uct_c", 1.4) if uct_c is None else uct_c
-        rollout_depth = defaults.get("rollout_depth") if rollout_depth is None else rollout_depth
-        if rollout_depth is not None and (rollout != "policy" or not hasattr(module, "evaluate")):
+        unknown = sorted(set(settings) - set(SEARCH_SETTINGS))
+        if unknown:
             raise ValueError(
-                "rollout_depth needs rollout='policy' and a game whose rollout module defines "
-                f"evaluate; {self.game.name} with rollout={rollout!r} has none"
+                f"unknown ISMCTS setting(s) {', '.join(unknown)}; "
+                f"settings: {', '.join(SEARCH_SETTINGS)}"
+            )
+        defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
+        self.settings = {
+            key: next(v for v in (settings.get(key), defaults.get(key), default) if v is not None)
+            for key, default in SEARCH_SETTINGS.items()
+        }
+        needs_evaluate = self.settings["rollout_depth"] >= 0 or self.settings["evaluate_end"]
+        if needs_evaluate and (rollout != "policy" or not hasattr(module, "evaluate")):
+            raise ValueError(
+                "rollout_depth and evaluate_end need rollout='policy' and a game whose rollout "
+                f"module defines evaluate; {self.game.name} with rollout={rollout!r} has none"
             )
         self.rollout = rollout
-        self.rollout_depth = -1 if rollout_depth is None else int(rollout_depth)
         self.simulations = simulations
         self.seconds = seconds
-        self.uct_c = uct_c
         self.max_nodes = max_nodes
         self.rng = np.random.default_rng(seed)
         self.simulations_run = 0
@@ -200,16 +247,13 @@ class ISMCTSAgent:
             return int(legal[0])
         game = self.game
         nodes = self.max_nodes if self.seconds else self.simulations + 1
-        children = np.full((nodes, game.num_actions), UNEXPANDED, np.int32)
-        visits = np.zeros(nodes, np.int32)
-        avail = np.zeros(nodes, np.int32)
-        value = np.zeros(nodes, np.float64)
-        mover = np.zeros(nodes, np.int8)
+        tree = Tree.empty(nodes, game.num_actions)
         size = np.ones(1, np.int64)
         root = info_set.kernel_state()
         world = root.copy()
         num_seats = game.num_seats(int(root[0]["num_players"]))
         search = compiled_search(game, self.rollout)
+        settings = self.settings
         start = time.perf_counter()
         done = 0
         while True:
@@ -221,15 +265,13 @@ class ISMCTSAgent:
                 info_set.seat,
                 seed,
                 chunk,
-                self.uct_c,
-                children,
-                visits,
-                avail,
-                value,
-                mover,
+                float(settings["uct_c"]),
+                tree,
                 size,
                 num_seats,
-                self.rollout_depth,
+                int(settings["rollout_depth"]),
+                int(settings["tree_depth"]),
+                bool(settings["evaluate_end"]),
             )
             done += chunk
             elapsed = time.perf_counter() - start
@@ -237,7 +279,9 @@ class ISMCTSAgent:
                 break
         self.simulations_run += done
         self.search_seconds += time.perf_counter() - start
-        counts = np.where(children[0, legal] >= 0, visits[np.maximum(children[0, legal], 0)], -1)
+        seat = info_set.seat
+        roots = [child_of(tree.children, tree.sibling, tree.mover, 0, a, seat) for a in legal]
+        counts = np.array([tree.visits[c] if c >= 0 else -1 for c in roots])
         best = legal[counts == counts.max()]
         return int(best[self.rng.integers(len(best))])
 

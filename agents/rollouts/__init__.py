@@ -8,9 +8,10 @@ module ``agents.rollouts.<game>`` defines
   search seeds);
 - optionally ``evaluate(s, out)``, compiled: each seat's expected return (on the scale of the
   game's ``returns``) for a running state, which lets a search cut rollouts short
-  (``rollout_depth``);
-- optionally ``SEARCH_DEFAULTS``, a dict of the search settings that suit the policy
-  (``uct_c``, ``rollout_depth``), used where the agent is not given them.
+  (``rollout_depth``). ``s`` is the search's scratch world, so ``evaluate`` may play it on
+  (to a point where it is easier to judge) before scoring it;
+- optionally ``SEARCH_DEFAULTS``, a dict of the search settings that suit the policy (keys of
+  :data:`agents.ismcts.SEARCH_SETTINGS`), used where the agent is not given them.
 
 Games without a module are rolled out with uniformly random legal moves.
 """

@@ -66,5 +66,7 @@ def test_ismcts_rejects_unknown_rollouts_and_cuts_it_cannot_score():
         ISMCTSAgent("art_robbery", rollout="greedy")
     with pytest.raises(ValueError, match="art_robbery has no rollout policy"):
         ISMCTSAgent("art_robbery", rollout="policy")
-    with pytest.raises(ValueError, match="rollout_depth needs rollout='policy'"):
+    with pytest.raises(ValueError, match="rollout_depth and evaluate_end need rollout=.policy."):
         ISMCTSAgent("art_robbery", rollout="random", rollout_depth=5)
+    with pytest.raises(ValueError, match="unknown ISMCTS setting.s. depth; settings: uct_c"):
+        ISMCTSAgent("art_robbery", depth=3)
