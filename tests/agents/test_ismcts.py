@@ -6,7 +6,7 @@ import pytest
 import heist_envs
 from agents.arena import play
 from agents.base import InfoSet, RandomAgent
-from agents.ismcts import ISMCTSAgent
+from agents.ismcts import UNEXPANDED, ISMCTSAgent, Tree, child_of, compiled_search
 
 
 @pytest.mark.parametrize("name", heist_envs.game_names())
@@ -70,3 +70,30 @@ def test_ismcts_rejects_unknown_rollouts_and_cuts_it_cannot_score():
         ISMCTSAgent("art_robbery", rollout="random", rollout_depth=5)
     with pytest.raises(ValueError, match="unknown ISMCTS setting.s. depth; settings: uct_c"):
         ISMCTSAgent("art_robbery", depth=3)
+
+
+def test_children_are_keyed_by_the_seat_that_moves():
+    """Where hidden cards decide who acts, one action leads to one child per acting seat."""
+    tree = Tree.empty(4, 3)
+    children, sibling, mover = tree.children, tree.sibling, tree.mover
+    for child, actor in ((1, 2), (2, 0)):  # seat 2, then seat 0, play action 1 at the root
+        sibling[child], children[0, 1], mover[child] = children[0, 1], child, actor
+    assert child_of(children, sibling, mover, 0, 1, 2) == 1
+    assert child_of(children, sibling, mover, 0, 1, 0) == 2
+    assert child_of(children, sibling, mover, 0, 1, 1) == UNEXPANDED
+    assert child_of(children, sibling, mover, 0, 0, 2) == UNEXPANDED
+
+
+@pytest.mark.parametrize("tree_depth, grows_deeper", [(1, False), (-1, True)])
+def test_tree_depth_one_searches_only_the_root_moves(tree_depth, grows_deeper):
+    game = heist_envs.get_game("art_robbery")
+    env = heist_envs.make("art_robbery")
+    env.reset(seed=4)
+    legal = env.legal_actions()
+    tree = Tree.empty(301, game.num_actions)
+    size = np.ones(1, np.int64)
+    state = game.kernel_view(env._state)
+    search = compiled_search(game)
+    search(state, state.copy(), 0, 1, 300, 1.4, tree, size, 4, -1, tree_depth, False)
+    assert (size[0] > 1 + len(legal)) == grows_deeper
+    assert tree.visits[1 : 1 + len(legal)].sum() == 300
