@@ -1,0 +1,388 @@
+"""Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.rollouts`).
+
+Rollout policy (:func:`rollout_action`): the heuristic agent's strategy
+(:mod:`agents.heuristic.toits_de_paris`) in compiled code, read from the full state, with a
+little randomness (``EPSILON``) so that rollouts of one position stay diverse.
+
+- Sharing (take a card, pass, joker colour): a card is worth the change it makes to the
+  taker's margin over the best opponent if the game were scored now (card points, colour and
+  feather majorities with the tie-breakers, a police raid's losses), plus a little for any
+  card (majorities are still open) and for a reserve draw, minus a risk for a colour one bell
+  away from a raid. Takers pick the best card; the leader takes freely while a card is worth
+  more than nothing (``DENIAL``: a card taken is one the others cannot have).
+- Theft (stop or reveal another card): the leader reveals on while the expected share of
+  cards, looking ahead to the end of the theft with the arrow counts of the cards it has not
+  seen (the draw pile and reserve: the rollout never peeks at their order), beats stopping
+  now. A random rollout stops half the time with one card on the board, the weakest way to
+  lead with four players, which is why ISMCTS with random rollouts learnt to stop at once.
+
+Evaluation (:func:`evaluate`): each seat's chance of winning from the scores the collections
+would earn if the game ended now: a softmax of the scores with a temperature that grows
+with the cards still to be revealed (``TEMPERATURE``: hand-set, not fitted). It lets the
+search cut rollouts after ``rollout_depth`` moves (``SEARCH_DEFAULTS``; a whole game is about
+125 policy moves), which bounds the cost of a simulation and smooths the backed-up signal.
+
+Search settings (``SEARCH_DEFAULTS``): a full tree loses to the heuristic here. It expands
+uniformly random moves and averages its backups, which penalises lines where the searcher
+has many decisions of its own to come (revealing on, then choosing cards), and after a
+reveal one node stands for every card the sampled worlds put on the board. So the tree is
+held to the root's moves (``tree_depth`` 1: UCB over the root's moves, the policy after
+them), rollouts are cut after 10 moves, and every rollout, finished or not, is scored by
+``evaluate``'s win chances, a much less noisy signal than one 4-player win or loss.
+"""
+
+import numba as nb
+import numpy as np
+
+from heist_envs.toits_de_paris.actions import (
+    CONTINUE,
+    DECLINE_JOKER,
+    JOKER_COLOUR_0,
+    NUM_ACTIONS,
+    PASS,
+    STOP,
+    TAKE_SPACE_1,
+)
+from heist_envs.toits_de_paris.components import (
+    ARROWS,
+    BELLS,
+    CARD_FIELD_MAX,
+    COLOUR,
+    FEATHERS,
+    NEED,
+    NUM_CARDS,
+    NUM_COLOURS,
+    NUM_PLAYERS_MAX,
+    NUM_TOKEN_SETS,
+    RAID_BELLS,
+    RESERVE,
+    RESERVE_SIZE,
+    TIEBREAK,
+    VP,
+    WHITE,
+)
+from heist_envs.toits_de_paris.state import (
+    EMPTY,
+    IN_DRAW,
+    IN_RESERVE,
+    JOKER,
+    LEADER_EXTRA,
+    LEADER_FREE,
+    REWARD_WIN,
+    SEAT_0,
+    THEFT,
+    UNUSED,
+)
+
+# Card valuation (the heuristic agent's weights, in score points).
+CARD_POTENTIAL = 0.3  # any card may still help win a majority later
+RESERVE_DRAW_VALUE = 0.6  # a reserve symbol draws an unknown card
+BELL_RISK = 0.3  # per card of a colour one bell away from a police raid
+DENIAL = 0.1  # a card the leader takes freely is one the others cannot have
+JOKER_OFFER = 1.0  # a raid on a player whose character card is unused offers a joker
+JOKER_NOW = 0.5  # flipping the joker now rather than keeping it for a later raid
+
+EPSILON = 0.1  # chance of a uniformly random legal move in a rollout
+
+# Win chances at a cut: softmax(score / T), T = TEMPERATURE[0] + TEMPERATURE[1] * cards left
+# to reveal (draw pile and reserve).
+TEMPERATURE = np.array([2.0, 0.15])
+
+SEARCH_DEFAULTS = {"uct_c": 0.5, "rollout_depth": 10, "tree_depth": 1, "evaluate_end": True}
+
+NO_HOLDER = -1
+MAX_ARROWS = CARD_FIELD_MAX[ARROWS]
+MAX_SPACES = len(NEED)  # board spaces 1..7 and the notch
+
+
+# --- The collections as the scoring sees them ---
+
+
+@nb.njit(cache=True)
+def collect(s, values, vp, bells, holder):
+    """Per seat: ``values[p, t]`` cards of colour t (joker included) and, at t = WHITE,
+    feathers; ``vp[p]`` card points; ``bells[p, c]`` bell symbols; ``holder[t]`` the seat
+    holding colour t's tie-breaker (NO_HOLDER for none, and always for white)."""
+    values[:] = 0
+    vp[:] = 0
+    bells[:] = 0
+    holder[:] = NO_HOLDER
+    table = s.card_table
+    for card in range(NUM_CARDS):
+        loc = s.card_loc[card]
+        if loc >= SEAT_0:
+            p = loc - SEAT_0
+            colour = table[card, COLOUR]
+            values[p, colour] += 1
+            values[p, WHITE] += table[card, FEATHERS]
+            vp[p] += table[card, VP]
+            bells[p, colour] += table[card, BELLS]
+            if table[card, TIEBREAK]:
+                holder[colour] = p
+    for p in range(s.num_players):
+        if s.joker[p] >= 0:
+            values[p, s.joker[p]] += 1
+
+
+@nb.njit(cache=True)
+def category_points(s, t, values, holder, n, out):
+    """Add token set t's points to ``out`` (rules.award's ranking, D22-D27)."""
+    best = 0
+    best_count = 0
+    second = 0
+    second_count = 0
+    keys = np.zeros(NUM_PLAYERS_MAX, np.int64)
+    for p in range(n):
+        if values[p, t] > 0:
+            keys[p] = 2 * values[p, t] + (1 if p == holder else 0)
+    for p in range(n):
+        if keys[p] > best:
+            best = keys[p]
+    if best == 0:
+        return
+    for p in range(n):
+        if keys[p] == best:
+            best_count += 1
+        elif keys[p] > second:
+            second = keys[p]
+    if best_count == 1:
+        for p in range(n):
+            if keys[p] == second:
+                second_count += 1
+    if best_count > 2:
+        return  # more than two tied first: nobody scores this set (D25)
+    for p in range(n):
+        if keys[p] == best:
+            out[p] += s.token_high[t] if best_count == 1 else s.token_low[t]  # a pair: D24
+        elif second > 0 and keys[p] == second and best_count == 1 and second_count <= 2:
+            out[p] += s.token_low[t]  # one or a pair second (D26)
+
+
+@nb.njit(cache=True)
+def score_now(s, values, vp, holder, out):
+    """The scores the collections would earn if the game ended now."""
+    n = s.num_players
+    for p in range(n):
+        out[p] = vp[p]
+    for t in range(NUM_TOKEN_SETS):
+        category_points(s, t, values, holder[t], n, out)
+
+
+@nb.njit(cache=True)
+def margin(scores, p, n):
+    """Seat p's score minus the best opponent's."""
+    best = -1e9
+    for q in range(n):
+        if q != p and scores[q] > best:
+            best = scores[q]
+    return scores[p] - best
+
+
+# --- Sharing decisions ---
+
+
+@nb.njit(cache=True)
+def card_gain(s, p, card, values, vp, bells, holder, base, scores):
+    """What gaining ``card`` is worth to seat p now (``base``: p's margin as things stand);
+    ``values``, ``vp`` and ``holder`` are restored before returning."""
+    n = s.num_players
+    table = s.card_table
+    colour = table[card, COLOUR]
+    gain = RESERVE_DRAW_VALUE * table[card, RESERVE]
+    after = bells[p, colour] + table[card, BELLS]
+    if table[card, BELLS] > 0 and after >= RAID_BELLS:  # a police raid: the colour is lost
+        lost_feathers = table[card, FEATHERS]
+        lost_vp = table[card, VP]
+        for other in range(NUM_CARDS):
+            if s.card_loc[other] == SEAT_0 + p and table[other, COLOUR] == colour:
+                lost_feathers += table[other, FEATHERS]
+                lost_vp += table[other, VP]
+        old_count, old_holder = values[p, colour], holder[colour]
+        values[p, colour] = 0
+        values[p, WHITE] -= lost_feathers - table[card, FEATHERS]
+        vp[p] -= lost_vp - table[card, VP]
+        if holder[colour] == p:
+            holder[colour] = NO_HOLDER
+        score_now(s, values, vp, holder, scores)
+        values[p, colour] = old_count
+        values[p, WHITE] += lost_feathers - table[card, FEATHERS]
+        vp[p] += lost_vp - table[card, VP]
+        holder[colour] = old_holder
+        if s.joker[p] == UNUSED:
+            gain += JOKER_OFFER
+        return gain + margin(scores, p, n) - base
+    gain += CARD_POTENTIAL
+    if after == RAID_BELLS - 1:
+        gain -= BELL_RISK * (values[p, colour] + 1)
+    old_holder = holder[colour]
+    values[p, colour] += 1
+    values[p, WHITE] += table[card, FEATHERS]
+    vp[p] += table[card, VP]
+    if table[card, TIEBREAK]:
+        holder[colour] = p
+    score_now(s, values, vp, holder, scores)
+    values[p, colour] -= 1
+    values[p, WHITE] -= table[card, FEATHERS]
+    vp[p] -= table[card, VP]
+    holder[colour] = old_holder
+    return gain + margin(scores, p, n) - base
+
+
+@nb.njit(cache=True)
+def best_share(s, mask):
+    """The best take (or PASS where legal and nothing is worth taking), or the best joker."""
+    p = s.actor
+    n = s.num_players
+    values = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int64)
+    vp = np.zeros(NUM_PLAYERS_MAX, np.int64)
+    bells = np.zeros((NUM_PLAYERS_MAX, NUM_COLOURS), np.int64)
+    holder = np.zeros(NUM_TOKEN_SETS, np.int64)
+    scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
+    collect(s, values, vp, bells, holder)
+    score_now(s, values, vp, holder, scores)
+    base = margin(scores, p, n)
+    if s.phase == JOKER:
+        best, best_gain = DECLINE_JOKER, 0.0
+        for colour in range(NUM_COLOURS):
+            values[p, colour] += 1
+            score_now(s, values, vp, holder, scores)
+            values[p, colour] -= 1
+            gain = margin(scores, p, n) - base + JOKER_NOW
+            if gain > best_gain:
+                best, best_gain = JOKER_COLOUR_0 + colour, gain
+        return best
+    free = s.phase == LEADER_FREE or s.phase == LEADER_EXTRA
+    best, best_gain = -1, -np.inf
+    if mask[PASS]:
+        best, best_gain = PASS, 0.0
+    for space in range(1, s.n + 1):
+        card = s.board[space]
+        if card == EMPTY:
+            continue
+        gain = card_gain(s, p, card, values, vp, bells, holder, base, scores)
+        if free:
+            gain += DENIAL
+        if gain > best_gain:
+            best, best_gain = TAKE_SPACE_1 + space - 1, gain
+    return best
+
+
+# --- Theft decisions ---
+
+
+@nb.njit(cache=True)
+def stop_value(n, num_players):
+    """The leader's share of cards on a normal stop with n cards: the ones it must take and
+    its extra card, less the others' cards spread over the others."""
+    need = NEED[n]
+    others = min(num_players - 1, n - need)
+    extra = 1 if n - need - others > 0 else 0
+    return need + extra - others / (num_players - 1)
+
+
+@nb.njit(cache=True)
+def continue_value(n, insp, odds, value, players):
+    """The leader's expected share on revealing one more card at (n, insp), with best play
+    after (``value[n, insp]`` for the later theft decisions)."""
+    expected = 0.0
+    for arrows in range(MAX_ARROWS + 1):
+        if odds[arrows] == 0:
+            continue
+        nn, ni = n + 1, max(1, insp - arrows)
+        if ni <= nn:  # caught: the others share the cards left of the inspector
+            outcome = -min(players - 1, ni - 1) / (players - 1)
+        elif ni == nn + 1:  # coup d'eclat: the leader takes them all
+            outcome = float(nn)
+        else:
+            outcome = value[nn, ni]
+        expected += odds[arrows] * outcome
+    return expected
+
+
+@nb.njit(cache=True)
+def should_continue(s):
+    """Reveal on while the expected share with best play after (over the arrows of the
+    unseen cards) beats stopping now."""
+    counts = np.zeros(MAX_ARROWS + 1, np.float64)
+    unseen = 0
+    for card in range(NUM_CARDS):
+        loc = s.card_loc[card]
+        if loc in (IN_DRAW, IN_RESERVE):
+            counts[s.card_table[card, ARROWS]] += 1
+            unseen += 1
+    if unseen == 0:
+        return False
+    odds = counts / unseen
+    players = s.num_players
+    value = np.zeros((MAX_SPACES, MAX_SPACES + 1), np.float64)  # (n, insp): with best play
+    for n in range(MAX_SPACES - 2, s.n, -1):  # the later decisions: 6 cards down to s.n + 1
+        for insp in range(n + 2, MAX_SPACES + 1):
+            value[n, insp] = max(
+                continue_value(n, insp, odds, value, players), stop_value(n, players)
+            )
+    return continue_value(s.n, s.insp, odds, value, players) > stop_value(s.n, players)
+
+
+# --- The compiled hooks ---
+
+
+@nb.njit(cache=True)
+def random_action(mask):
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += mask[a]
+    pick = np.random.randint(count)
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def policy_action(s, mask):
+    """The policy's move without the random part."""
+    if s.phase == THEFT:
+        if mask[CONTINUE] and should_continue(s):
+            return CONTINUE
+        return STOP
+    return best_share(s, mask)
+
+
+@nb.njit(cache=True)
+def rollout_action(s, mask):
+    """A legal action for ``s.actor``: the policy's move, or a random one (``EPSILON``)."""
+    if np.random.random() < EPSILON:
+        return random_action(mask)
+    return policy_action(s, mask)
+
+
+@nb.njit(cache=True)
+def evaluate(s, out):
+    """Each seat's chance of winning (the ``win`` returns' scale; for ``reward="score"``
+    the scores as they stand)."""
+    n = s.num_players
+    values = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int64)
+    vp = np.zeros(NUM_PLAYERS_MAX, np.int64)
+    bells = np.zeros((NUM_PLAYERS_MAX, NUM_COLOURS), np.int64)
+    holder = np.zeros(NUM_TOKEN_SETS, np.int64)
+    scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
+    collect(s, values, vp, bells, holder)
+    score_now(s, values, vp, holder, scores)
+    out[:] = 0.0
+    if s.reward_mode != REWARD_WIN:
+        for p in range(n):
+            out[p] = scores[p]
+        return
+    left = (NUM_CARDS - s.draw_top) + (RESERVE_SIZE - s.reserve_top)
+    temperature = TEMPERATURE[0] + TEMPERATURE[1] * left
+    top = scores[0]
+    for p in range(1, n):
+        top = max(top, scores[p])
+    total = 0.0
+    for p in range(n):
+        out[p] = np.exp((scores[p] - top) / temperature)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
