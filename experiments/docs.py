@@ -4,7 +4,8 @@
     python -m experiments.docs --check  # exit 1 if a committed page is out of date
 
 A page holds the game's description, players and seats, options, the full action table, the
-observation layout, and the rules specification's decisions, kept in
+observation layout, the baseline agents' settings for the game, and the rules
+specification's decisions, kept in
 ``docs/decisions/<game>.md`` (edit them there, then regenerate).
 """
 
@@ -44,6 +45,38 @@ def seats_table(game: Game) -> list[str]:
     if all(len(set(game.teams(row[0]))) == game.num_seats(row[0]) for row in rows):
         return table(["players", "agents (seats)"], [row[:2] for row in rows])
     return table(["players", "agents (seats)", "teams"], rows)
+
+
+def agents_table(game: Game) -> list[str]:
+    """What each registry agent plays for ``game``, from the agents' own settings."""
+    from agents.heuristic import HEURISTICS
+    from agents.ismcts import ISMCTSAgent
+    from agents.ppo import POLICY_DIR, checkpoint_info
+
+    heuristic = HEURISTICS[game.name]
+    search = ISMCTSAgent(game.name)
+    settings = ", ".join(f"`{key}={value!r}`" for key, value in search.settings.items())
+    rollouts = (
+        f"the compiled rollout policy of `agents/rollouts/{game.name}.py`"
+        if search.rollout == "policy"
+        else "uniformly random legal moves"
+    )
+    policy = POLICY_DIR / f"{game.name}.zip"
+    if policy.exists():
+        info = checkpoint_info(policy)
+        shipped = (
+            f"shipped policy `agents/policies/{game.name}.zip`: {info['num_players']} players, "
+            f"{info['timesteps']:,} steps"
+        )
+    else:
+        shipped = "no shipped policy; train one with `heist train`"
+    rows = [
+        ("`random`", "a uniformly random legal action"),
+        ("`heuristic`", " ".join(heuristic.__doc__.strip().split("\n\n")[0].split())),
+        ("`ismcts`", f"1000 simulations per decision, rollouts by {rollouts}; {settings}"),
+        ("`ppo`", shipped),
+    ]
+    return table(["agent", "for this game"], rows)
 
 
 def decisions(game: Game, root: Path) -> str:
@@ -110,6 +143,15 @@ def page(game: Game, root: Path = DOCS) -> str:
             for name, part in game.layout.items()
         ],
     )
+    lines += [
+        "",
+        "## Baseline agents",
+        "",
+        "Built by name with `agents.registry.make_agent(name, game_name)`; the search settings "
+        "are `agents.ismcts.SEARCH_SETTINGS` with the game's `SEARCH_DEFAULTS`.",
+        "",
+    ]
+    lines += agents_table(game)
     lines += [
         "",
         "## Rule decisions",
