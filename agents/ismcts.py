@@ -7,8 +7,10 @@ expands one node, plays a rollout to the end (random legal moves, or the game's 
 rollout policy from :mod:`agents.rollouts`; optionally cut short after ``rollout_depth`` moves
 and scored by the game's ``evaluate``) and backs up every seat's return. Each node
 keeps the return of the seat that chose it, so every player is modelled as playing for its
-own (or its team's) outcome. The search runs in compiled code, built once per game and
-process.
+own (or its team's) outcome; where hidden cards decide who acts, one action has a child per
+acting seat. ``tree_depth`` can hold the tree to the first moves below the root (1: flat UCB
+over the root's moves, the rollout policy after them). The search runs in compiled code,
+built once per game and process.
 
 Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search".
 """
@@ -73,7 +75,7 @@ def _build_search(game, rollout_action=None, evaluate=None):
             return random_legal_action(mask, num_actions)
 
     if evaluate is None:
-        evaluate = returns  # only reached with an unlimited rollout depth, at the end
+        evaluate = returns  # never called: the agent allows cuts and evaluate_end only with one
 
     @nb.njit
     def search(
