@@ -64,9 +64,13 @@ def agents_table(game: Game) -> list[str]:
     policy = POLICY_DIR / f"{game.name}.zip"
     if policy.exists():
         info = checkpoint_info(policy)
+        if "timesteps" in info:
+            trained = f"{info['timesteps']:,} steps"
+        else:  # experiments.imitation: DAgger on the heuristic
+            trained = f"imitates the heuristic (DAgger, {info['decisions']:,} decisions)"
         shipped = (
             f"shipped policy `agents/policies/{game.name}.zip`: {info['num_players']} players, "
-            f"{info['timesteps']:,} steps"
+            f"{trained}"
         )
     else:
         shipped = "no shipped policy; train one with `heist train`"

@@ -64,25 +64,32 @@ class HeuristicAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask) -> int:
-        legal = np.flatnonzero(action_mask)
-        view = _View(np.asarray(observation))
-        if view.phase == SETUP_CORNER:
-            scores = [view.corner_value(a - A.CORNER_0) for a in legal]
-        elif view.phase == SETUP_STREET:
-            scores = [view.street_value(a) for a in legal]
-        elif view.phase == PLAN and view.seat == 0:
-            scores = [-BANK_PLAN_ORDER.index(a) for a in legal]
-        elif view.phase == PLAN:
-            wanted = view.robber_plan()
-            scores = [float(a == wanted) for a in legal]
-        elif view.phase == ROB and view.seat == 0:
-            scores = [view.bank_value(a) for a in legal]
-        elif view.phase == ROB:
-            scores = view.robber_values(legal)
-        else:
-            scores = [0.0] * len(legal)
-        scores = np.asarray(scores, dtype=float) + 1e-6 * self.rng.random(len(legal))
+        legal, scores = action_scores(observation, action_mask)
+        scores = scores + 1e-6 * self.rng.random(len(legal))
         return int(legal[np.argmax(scores)])
+
+
+def action_scores(observation, action_mask):
+    """The legal actions and the strategy's score of each (the agent plays the best, ties
+    broken at random); imitation learning labels decisions with them."""
+    legal = np.flatnonzero(action_mask)
+    view = _View(np.asarray(observation))
+    if view.phase == SETUP_CORNER:
+        scores = [view.corner_value(a - A.CORNER_0) for a in legal]
+    elif view.phase == SETUP_STREET:
+        scores = [view.street_value(a) for a in legal]
+    elif view.phase == PLAN and view.seat == 0:
+        scores = [-BANK_PLAN_ORDER.index(a) for a in legal]
+    elif view.phase == PLAN:
+        wanted = view.robber_plan()
+        scores = [float(a == wanted) for a in legal]
+    elif view.phase == ROB and view.seat == 0:
+        scores = [view.bank_value(a) for a in legal]
+    elif view.phase == ROB:
+        scores = view.robber_values(legal)
+    else:
+        scores = [0.0] * len(legal)
+    return legal, np.asarray(scores, dtype=float)
 
 
 class _View:
