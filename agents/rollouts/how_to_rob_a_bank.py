@@ -35,6 +35,7 @@ import numba as nb
 import numpy as np
 
 from heist_envs.core.game import RUNNING
+from heist_envs.core.playout import random_legal_action
 from heist_envs.how_to_rob_a_bank import actions as A
 from heist_envs.how_to_rob_a_bank.components import (
     MAX_ROBBERS,
@@ -163,20 +164,6 @@ def floor_bags(s, out):
 
 
 @nb.njit(cache=True)
-def random_legal(mask):
-    count = 0
-    for a in range(len(mask)):
-        count += mask[a]
-    k = np.random.randint(count)
-    for a in range(len(mask)):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@nb.njit(cache=True)
 def best_of(mask, score):
     """The legal action of highest score, ties broken at random."""
     best, best_score = -1, -np.inf
@@ -196,7 +183,7 @@ def bank_plan(s, mask):
     for k in BANK_PLAN_ORDER:
         if mask[A.PLAN_0 + k]:
             return A.PLAN_0 + k
-    return random_legal(mask)
+    return random_legal_action(mask, A.NUM_ACTIONS)
 
 
 # ---- Robbers: the team plan ------------------------------------------------------------
@@ -318,7 +305,7 @@ def robber_plan(s, mask):
     want = order[done] if done < n else -1
     if want >= 0 and mask[A.PLAN_0 + want]:
         return A.PLAN_0 + want
-    return random_legal(mask)
+    return random_legal_action(mask, A.NUM_ACTIONS)
 
 
 # ---- Robbers: robbing -------------------------------------------------------------------
@@ -429,7 +416,7 @@ def robber_rob(s, mask):
             return A.VEHICLE_CW if cw <= N_SPACES - cw else A.VEHICLE_CCW
     if mask[A.END_TURN]:
         return A.END_TURN
-    return random_legal(mask)
+    return random_legal_action(mask, A.NUM_ACTIONS)
 
 
 @nb.njit(cache=True)
@@ -586,7 +573,7 @@ def evaluate(s, out):
 def rollout_action(s, mask):
     """A legal action for ``s.actor``: the policy's, or a random one with chance EPSILON."""
     if np.random.random() < EPSILON:
-        return random_legal(mask)
+        return random_legal_action(mask, A.NUM_ACTIONS)
     if s.phase == ROB:
         return bank_rob(s, mask) if s.actor == 0 else robber_rob(s, mask)
     if s.phase == PLAN:

@@ -34,6 +34,7 @@ them), rollouts are cut after 10 moves, and every rollout, finished or not, is s
 import numba as nb
 import numpy as np
 
+from heist_envs.core.playout import random_legal_action
 from heist_envs.toits_de_paris.actions import (
     CONTINUE,
     DECLINE_JOKER,
@@ -327,20 +328,6 @@ def should_continue(s):
 
 
 @nb.njit(cache=True)
-def random_action(mask):
-    count = 0
-    for a in range(NUM_ACTIONS):
-        count += mask[a]
-    pick = np.random.randint(count)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
-
-
-@nb.njit(cache=True)
 def policy_action(s, mask):
     """The policy's move without the random part."""
     if s.phase == THEFT:
@@ -354,7 +341,7 @@ def policy_action(s, mask):
 def rollout_action(s, mask):
     """A legal action for ``s.actor``: the policy's move, or a random one (``EPSILON``)."""
     if np.random.random() < EPSILON:
-        return random_action(mask)
+        return random_legal_action(mask, NUM_ACTIONS)
     return policy_action(s, mask)
 
 
