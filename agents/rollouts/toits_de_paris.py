@@ -62,6 +62,7 @@ from heist_envs.toits_de_paris.components import (
     VP,
     WHITE,
 )
+from heist_envs.toits_de_paris.rules import award
 from heist_envs.toits_de_paris.state import (
     EMPTY,
     IN_DRAW,
@@ -126,47 +127,30 @@ def collect(s, values, vp, bells, holder):
 
 
 @nb.njit(cache=True)
-def category_points(s, t, values, holder, n, out):
-    """Add token set t's points to ``out`` (rules.award's ranking, D22-D27)."""
-    best = 0
-    best_count = 0
-    second = 0
-    second_count = 0
-    keys = np.zeros(NUM_PLAYERS_MAX, np.int64)
-    for p in range(n):
-        if values[p, t] > 0:
-            keys[p] = 2 * values[p, t] + (1 if p == holder else 0)
-    for p in range(n):
-        if keys[p] > best:
-            best = keys[p]
-    if best == 0:
-        return
-    for p in range(n):
-        if keys[p] == best:
-            best_count += 1
-        elif keys[p] > second:
-            second = keys[p]
-    if best_count == 1:
-        for p in range(n):
-            if keys[p] == second:
-                second_count += 1
-    if best_count > 2:
-        return  # more than two tied first: nobody scores this set (D25)
-    for p in range(n):
-        if keys[p] == best:
-            out[p] += s.token_high[t] if best_count == 1 else s.token_low[t]  # a pair: D24
-        elif second > 0 and keys[p] == second and best_count == 1 and second_count <= 2:
-            out[p] += s.token_low[t]  # one or a pair second (D26)
+def score_now(s, values, vp, holder, awards, out):
+    """The scores the collections would earn if the game ended now: card points, and the
+    token sets by the kernel's majority rules (``rules.award``, D22-D27; ``awards`` is its
+    scratch)."""
+    awards[:] = 0
+    for p in range(s.num_players):
+        out[p] = vp[p]
+    for t in range(NUM_TOKEN_SETS):
+        award(s, t, values[:, t], holder[t], awards, out)
 
 
 @nb.njit(cache=True)
-def score_now(s, values, vp, holder, out):
-    """The scores the collections would earn if the game ended now."""
-    n = s.num_players
-    for p in range(n):
-        out[p] = vp[p]
-    for t in range(NUM_TOKEN_SETS):
-        category_points(s, t, values, holder[t], n, out)
+def standing(s):
+    """The collections as they stand and the scores they would earn now, in fresh arrays that
+    the caller may change and score again: (values, vp, bells, holder, awards, scores)."""
+    values = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int64)
+    vp = np.zeros(NUM_PLAYERS_MAX, np.int64)
+    bells = np.zeros((NUM_PLAYERS_MAX, NUM_COLOURS), np.int64)
+    holder = np.zeros(NUM_TOKEN_SETS, np.int64)
+    awards = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int8)
+    scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
+    collect(s, values, vp, bells, holder)
+    score_now(s, values, vp, holder, awards, scores)
+    return values, vp, bells, holder, awards, scores
 
 
 @nb.njit(cache=True)
@@ -183,7 +167,7 @@ def margin(scores, p, n):
 
 
 @nb.njit(cache=True)
-def card_gain(s, p, card, values, vp, bells, holder, base, scores):
+def card_gain(s, p, card, values, vp, bells, holder, awards, base, scores):
     """What gaining ``card`` is worth to seat p now (``base``: p's margin as things stand);
     ``values``, ``vp`` and ``holder`` are restored before returning."""
     n = s.num_players
@@ -204,7 +188,7 @@ def card_gain(s, p, card, values, vp, bells, holder, base, scores):
         vp[p] -= lost_vp - table[card, VP]
         if holder[colour] == p:
             holder[colour] = NO_HOLDER
-        score_now(s, values, vp, holder, scores)
+        score_now(s, values, vp, holder, awards, scores)
         values[p, colour] = old_count
         values[p, WHITE] += lost_feathers - table[card, FEATHERS]
         vp[p] += lost_vp - table[card, VP]
@@ -221,7 +205,7 @@ def card_gain(s, p, card, values, vp, bells, holder, base, scores):
     vp[p] += table[card, VP]
     if table[card, TIEBREAK]:
         holder[colour] = p
-    score_now(s, values, vp, holder, scores)
+    score_now(s, values, vp, holder, awards, scores)
     values[p, colour] -= 1
     values[p, WHITE] -= table[card, FEATHERS]
     vp[p] -= table[card, VP]
@@ -234,19 +218,13 @@ def best_share(s, mask):
     """The best take (or PASS where legal and nothing is worth taking), or the best joker."""
     p = s.actor
     n = s.num_players
-    values = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int64)
-    vp = np.zeros(NUM_PLAYERS_MAX, np.int64)
-    bells = np.zeros((NUM_PLAYERS_MAX, NUM_COLOURS), np.int64)
-    holder = np.zeros(NUM_TOKEN_SETS, np.int64)
-    scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
-    collect(s, values, vp, bells, holder)
-    score_now(s, values, vp, holder, scores)
+    values, vp, bells, holder, awards, scores = standing(s)
     base = margin(scores, p, n)
     if s.phase == JOKER:
         best, best_gain = DECLINE_JOKER, 0.0
         for colour in range(NUM_COLOURS):
             values[p, colour] += 1
-            score_now(s, values, vp, holder, scores)
+            score_now(s, values, vp, holder, awards, scores)
             values[p, colour] -= 1
             gain = margin(scores, p, n) - base + JOKER_NOW
             if gain > best_gain:
@@ -260,7 +238,7 @@ def best_share(s, mask):
         card = s.board[space]
         if card == EMPTY:
             continue
-        gain = card_gain(s, p, card, values, vp, bells, holder, base, scores)
+        gain = card_gain(s, p, card, values, vp, bells, holder, awards, base, scores)
         if free:
             gain += DENIAL
         if gain > best_gain:
@@ -350,13 +328,7 @@ def evaluate(s, out):
     """Each seat's chance of winning (the ``win`` returns' scale; for ``reward="score"``
     the scores as they stand)."""
     n = s.num_players
-    values = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int64)
-    vp = np.zeros(NUM_PLAYERS_MAX, np.int64)
-    bells = np.zeros((NUM_PLAYERS_MAX, NUM_COLOURS), np.int64)
-    holder = np.zeros(NUM_TOKEN_SETS, np.int64)
-    scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
-    collect(s, values, vp, bells, holder)
-    score_now(s, values, vp, holder, scores)
+    scores = standing(s)[-1]
     out[:] = 0.0
     if s.reward_mode != REWARD_WIN:
         for p in range(n):

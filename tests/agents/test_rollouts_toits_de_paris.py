@@ -30,6 +30,7 @@ def _check_playout(st, seed, out):
     bells = np.zeros((NUM_PLAYERS_MAX, 5), np.int64)
     holder = np.zeros(NUM_TOKEN_SETS, np.int64)
     scores = np.zeros(NUM_PLAYERS_MAX, np.float64)
+    scratch = np.zeros((NUM_PLAYERS_MAX, NUM_TOKEN_SETS), np.int8)
     awards = np.zeros_like(s.token_award)
     totals = np.zeros_like(s.score)
     chances = np.zeros(s.num_players, np.float32)
@@ -41,7 +42,7 @@ def _check_playout(st, seed, out):
             illegal += 1
             break
         tdp.collect(s, values, vp, bells, holder)
-        tdp.score_now(s, values, vp, holder, scores)
+        tdp.score_now(s, values, vp, holder, scratch, scores)
         rules.tally(s, awards, totals)
         for p in range(s.num_players):
             if scores[p] != totals[p]:
