@@ -267,6 +267,19 @@ def team_targets(s, dist, throw_room, upto, cards):
 
 
 @nb.njit(cache=True)
+def team_outlook(s):
+    """What the robbers' moves are judged by: room-to-room distances, each room's nearest
+    throw room, every robber's planned bag room (``team_targets``) and the floor bags."""
+    dist = all_distances(s)
+    throw_room = nearest_throw_rooms(s, dist)
+    cards = np.zeros(N_CARD_TYPES, np.int64)
+    targets = team_targets(s, dist, throw_room, s.n_robbers - 1, cards)
+    bags = np.zeros(N_ROOMS, np.int64)
+    floor_bags(s, bags)
+    return dist, throw_room, targets, bags
+
+
+@nb.njit(cache=True)
 def robber_plan(s, mask):
     """The next card of the robber's route plan (see the module docstring)."""
     p = s.actor
@@ -374,12 +387,7 @@ def robber_rob(s, mask):
     for a in (A.THROW, A.PICKUP, A.UNLOCK_BAG, A.SPRAY):
         if mask[a]:
             return a
-    dist = all_distances(s)
-    throw_room = nearest_throw_rooms(s, dist)
-    cards = np.zeros(N_CARD_TYPES, np.int64)
-    targets = team_targets(s, dist, throw_room, s.n_robbers - 1, cards)
-    bags = np.zeros(N_ROOMS, np.int64)
-    floor_bags(s, bags)
+    dist, throw_room, targets, bags = team_outlook(s)
     first, first_eta, first_room = -1, FAR, -1
     for x in range(s.n_robbers):
         if s.robber_awake[x]:
@@ -501,12 +509,7 @@ N_FEATURES = F_PROGRESS + 6
 @nb.njit(cache=True)
 def planned_throws(s):
     """How many conscious robbers' remaining cards still reach a throw this round."""
-    dist = all_distances(s)
-    throw_room = nearest_throw_rooms(s, dist)
-    cards = np.zeros(N_CARD_TYPES, np.int64)
-    targets = team_targets(s, dist, throw_room, s.n_robbers - 1, cards)
-    bags = np.zeros(N_ROOMS, np.int64)
-    floor_bags(s, bags)
+    dist, throw_room, targets, bags = team_outlook(s)
     n = 0
     for x in range(s.n_robbers):
         if s.robber_awake[x]:
