@@ -17,29 +17,43 @@ from heist_envs.core.single_agent import AgentOpponent, RandomOpponent, SelfPlay
 
 def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32):
     """Play ``games`` episodes of ``policy`` (a model with ``predict``) with every seat in turn;
-    returns a dict with the win rate, its 95% interval, the mean reward and the fair share."""
+    returns a dict with the win rate, its 95% interval, the mean reward, the fair share, and
+    under ``by_side`` the games, win rate and interval of each side (named by its seats)."""
     game = heist_envs.get_game(game_name)
     env = SelfPlayVecEnv(game, num_envs, num_players, opponents, seed, rotate_seats=True)
     obs = env.reset()
-    rewards = []
-    while len(rewards) < games:
+    results = []  # (learner seat, reward) of each finished episode
+    while len(results) < games:
+        seats = env.learner_seat.copy()
         actions, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
         obs, reward, done, _ = env.step(actions)
-        rewards.extend(reward[done].tolist())
-    rewards = np.array(rewards[:games])
-    wins = int((rewards > 0).sum())
-    low, high = wilson_interval(wins, games)
-    fair = 1 / len(env.side_seats)
+        results.extend(zip(seats[done].tolist(), reward[done].tolist(), strict=True))
+    results = results[:games]
+    rewards = np.array([reward for _, reward in results])
+    names = game.agent_names(env.games.num_players)
+    team = env.team_of_seat
+    by_side = {
+        "+".join(n for n, t in zip(names, team, strict=True) if t == team[side]): wins_summary(
+            [reward for seat, reward in results if seat == side]
+        )
+        for side in env.side_seats
+    }
     return {
         "game": game.name,
         "num_players": env.games.num_players,
-        "games": games,
-        "win_rate": wins / games,
-        "ci_low": low,
-        "ci_high": high,
+        **wins_summary(rewards),
         "mean_reward": float(rewards.mean()),
-        "fair_share": fair,
+        "fair_share": 1 / len(env.side_seats),
+        "by_side": by_side,
     }
+
+
+def wins_summary(rewards):
+    """Games, win rate (reward > 0) and its 95% Wilson interval."""
+    games = len(rewards)
+    wins = sum(reward > 0 for reward in rewards)
+    low, high = wilson_interval(wins, max(games, 1))
+    return {"games": games, "win_rate": wins / max(games, 1), "ci_low": low, "ci_high": high}
 
 
 def make_opponents(spec, game_name, seed=0):
@@ -75,6 +89,11 @@ def main(argv=None):
         f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] over "
         f"{args.games} games (fair share {result['fair_share']:.3f})"
     )
+    for side, scored in result["by_side"].items():
+        print(
+            f"  as {side}: {scored['win_rate']:.3f} [{scored['ci_low']:.3f}, "
+            f"{scored['ci_high']:.3f}] over {scored['games']} games"
+        )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -47,7 +47,7 @@ import numpy as np
 import heist_envs
 from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
 from agents.ppo import save_checkpoint
-from agents.stats import wilson_interval
+from experiments.evaluate import win_rate
 from heist_envs.core.single_agent import PolicyOpponent, RandomOpponent, SelfPlayVecEnv
 from heist_envs.core.vector import VectorGames
 
@@ -126,7 +126,6 @@ def collect(
     noise = RandomOpponent(seed)
     obs_out, mask_out, best_out = [], [], []
     outcomes = {k: [] for k in range(len(side_team))}
-    finished = 0
     active = np.ones(num_envs, np.bool_)
     while active.any():
         actors = vg.actors.copy()
@@ -155,7 +154,6 @@ def collect(
             side = learner_side[i]
             seat = int(np.flatnonzero(team_of_seat == side_team[side])[0])
             outcomes[int(side)].append(float(vg.rewards[i, seat]))
-            finished += 1
             if started < games:
                 learner_side[i] = started % len(side_team)
                 started += 1
@@ -214,45 +212,6 @@ def fit(policy, data, epochs=4, batch_size=512, optimizer=None, lr=1e-3, seed=0)
     policy.set_training_mode(False)
     n = max(len(data), 1)
     return optimizer, loss_sum / n, correct / n
-
-
-def side_win_rates(policy, game, num_players, games=200, seed=0, num_envs=32):
-    """Seat-rotated games of ``policy`` (deterministic) against random, as
-    :func:`experiments.evaluate.win_rate` plays them; the win rate with its 95% interval,
-    overall and per side (named by its seats)."""
-    env = SelfPlayVecEnv(
-        game, num_envs, num_players, [RandomOpponent(seed)], seed, rotate_seats=True
-    )
-    actor = PolicyOpponent(policy, deterministic=True)
-    obs = env.reset()
-    results = []
-    while len(results) < games:
-        seats = env.learner_seat.copy()
-        obs, reward, done, _ = env.step(actor.act_batch(obs, env.action_masks()))
-        results.extend(zip(seats[done].tolist(), reward[done].tolist(), strict=True))
-    results = results[:games]
-
-    def summary(rows):
-        wins = sum(r > 0 for _, r in rows)
-        low, high = wilson_interval(wins, max(len(rows), 1))
-        return {
-            "games": len(rows),
-            "win_rate": wins / max(len(rows), 1),
-            "ci_low": low,
-            "ci_high": high,
-        }
-
-    out = summary(results)
-    names = game.agent_names(env.games.num_players)
-    team = env.team_of_seat
-    names = {
-        s: "+".join(n for n, t in zip(names, team, strict=True) if t == team[s])
-        for s in env.side_seats
-    }
-    out["by_side"] = {
-        names[s]: summary([row for row in results if row[0] == s]) for s in env.side_seats
-    }
-    return out
 
 
 def build_model(game, num_players, net_arch, seed=0, activation="relu"):
@@ -362,8 +321,9 @@ def main(argv=None):
             optimizer, loss, accuracy = fit(
                 policy, data, args.epochs, args.batch_size, optimizer, args.lr, args.seed + i
             )
-            result = side_win_rates(
-                policy, game, args.players, args.eval_games, seed=args.seed + 7919 * (i + 1)
+            seed = args.seed + 7919 * (i + 1)
+            result = win_rate(
+                policy, game.name, args.players, [RandomOpponent(seed)], args.eval_games, seed
             )
             ended = [r for side in outcomes.values() for r in side]
             row = {

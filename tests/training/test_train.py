@@ -84,3 +84,6 @@ def test_team_game_evaluation_rotates_sides():
         FirstLegal(), "how_to_rob_a_bank", 4, evaluate.make_opponents("random", "x"), games=16
     )
     assert result["fair_share"] == 0.5 and result["games"] == 16
+    sides = result["by_side"]
+    assert list(sides) == ["bank", "robber_yellow+robber_red+robber_green"]
+    assert sum(side["games"] for side in sides.values()) == 16
