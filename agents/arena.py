@@ -80,7 +80,6 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
     env.reset(seed=seed, options=options)
     seat_of = {name: k for k, name in enumerate(env.possible_agents)}
     rewards = [0.0] * len(agents)
-    results = [{} for _ in agents]
     truncated = False
     decisions = 0
     for name in env.agent_iter():
@@ -88,7 +87,6 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
         seat = seat_of[name]
         if termination or truncation:
             rewards[seat] = reward
-            results[seat] = info
             truncated = truncated or truncation
             env.step(None)
             continue
@@ -106,7 +104,8 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
         decisions += 1
     if on_step:
         on_step(env, None, None)
-    return GameResult(rewards, results, truncated, decisions)
+    results = env.outcome()["results"]  # the full results, text included (infos: numbers)
+    return GameResult(rewards, [results[a] for a in env.possible_agents], truncated, decisions)
 
 
 def is_legal(action, mask) -> bool:

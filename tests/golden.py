@@ -32,8 +32,9 @@ def playthrough(name, num_players, seed=GOLDEN_SEED, actions=None):
         views = {}
         for agent in env.agents:
             obs = env.observe(agent)
+            native = obs["observation"].astype(env.game.obs_dtype)  # float32 holds them exactly
             views[agent] = {
-                "observation": hashlib.sha256(obs["observation"].tobytes()).hexdigest(),
+                "observation": hashlib.sha256(native.tobytes()).hexdigest(),
                 "action_mask": "".join(map(str, obs["action_mask"].tolist())),
                 "reward": env._cumulative_rewards[agent],
             }

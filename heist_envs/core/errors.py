@@ -11,3 +11,7 @@ class IllegalActionError(HeistError, ValueError):
 
 class GameRecordError(HeistError, ValueError):
     """A saved game or game record that is malformed or does not match the game."""
+
+
+class CallOrderError(HeistError, RuntimeError):
+    """A call out of order: before ``reset()``, or after the game ended for every agent."""

@@ -93,6 +93,9 @@ class Game:
         default=lambda n: [f"player_{i}" for i in range(n)]
     )
     teams: Callable[[int], list[int]] = field(default=lambda n: list(range(n)))
+    #: the largest observation value of a kernel that writes floats (integer kernels are
+    #: bounded by their obs dtype); see :attr:`obs_bounds`
+    obs_limit: float | None = None
     information: str = "imperfect"
     chance: bool = True
     description: str = ""
@@ -118,6 +121,15 @@ class Game:
         """How many agents (seats) a game of ``num_players`` has; a player may hold more
         than one seat (How to Rob a Bank: one player robs with two robbers)."""
         return len(self.agent_names(num_players))
+
+    @property
+    def obs_bounds(self) -> tuple[float, float]:
+        """Finite bounds of every observation value: the integer obs dtype's range, or
+        ``(-obs_limit, obs_limit)`` for a kernel that writes floats."""
+        if np.issubdtype(self.obs_dtype, np.integer):
+            info = np.iinfo(self.obs_dtype)
+            return float(info.min), float(info.max)
+        return -float(self.obs_limit), float(self.obs_limit)
 
     @property
     def env_name(self) -> str:

@@ -174,6 +174,7 @@ GAME = Game(
     num_actions=NUM_ACTIONS,
     obs_size=OBS_SIZE,
     obs_dtype=OBS_DTYPE,
+    obs_limit=NUM_CARDS * max(CARD_FIELD_MAX),  # counts of cards and sums of card symbols
     state_dtype=STATE_DTYPE,
     layout=LAYOUT,
     options=OPTIONS,
