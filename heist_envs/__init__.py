@@ -2,25 +2,17 @@
 
 >>> import heist_envs
 >>> env = heist_envs.make("art_robbery", num_players=3)
->>> from heist_envs import art_robbery_v0
+>>> from heist_envs import art_robbery_v0  # or: import heist_envs.art_robbery_v0
 >>> env = art_robbery_v0.env(num_players=3)
+>>> import pettingzoo
+>>> env = pettingzoo.make("aec", "heist/art_robbery_v0", num_players=3)
+
+Importing heist_envs registers every game in PettingZoo's registry and its single-agent env
+in Gymnasium's (``gymnasium.make("heist/ArtRobbery-v0", num_players=3)``).
 """
 
-from types import SimpleNamespace
-
-from heist_envs.registry import GAME_MODULES, game_names, get_game, make
+from heist_envs.registry import GAME_MODULES, game_names, get_game, make, register_envs
 
 __all__ = ["game_names", "get_game", "make"] + [f"{name}_v0" for name in GAME_MODULES]
 
-
-def __getattr__(attr):
-    """``from heist_envs import art_robbery_v0``: the PettingZoo-style versioned entry point."""
-    name, _, version = attr.rpartition("_v")
-    if name in GAME_MODULES and version == "0":
-
-        def env(**kwargs):
-            return make(name, **kwargs)
-
-        env.__doc__ = get_game(name).description
-        return SimpleNamespace(env=env, raw_env=env, game=get_game(name))
-    raise AttributeError(f"module 'heist_envs' has no attribute {attr!r}")
+register_envs()

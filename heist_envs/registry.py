@@ -1,6 +1,10 @@
-"""The games heist-envs offers, loaded on first use."""
+"""The games heist-envs offers, loaded on first use, and their entries in PettingZoo's and
+Gymnasium's registries."""
 
 import importlib
+
+import gymnasium
+import pettingzoo
 
 from heist_envs.core.game import Game
 
@@ -33,3 +37,37 @@ def make(name: str, **kwargs):
     from heist_envs.core.aec import HeistEnv
 
     return HeistEnv(get_game(name), **kwargs)
+
+
+def make_single_agent(game: str, **kwargs):
+    """A Gymnasium env in which one seat of game ``game`` learns (:class:`SingleAgentEnv`)."""
+    from heist_envs.core.single_agent import SingleAgentEnv
+
+    return SingleAgentEnv(get_game(game), **kwargs)
+
+
+def env_functions(name: str):
+    """``env`` and ``raw_env`` of a ``heist_envs.<game>_v0`` module, PettingZoo style."""
+
+    def env(**kwargs):
+        return make(name, **kwargs)
+
+    env.__doc__ = f"A {name} environment (:class:`HeistEnv`); kwargs go to its constructor."
+    return env, env
+
+
+def gymnasium_id(name: str) -> str:
+    """The Gymnasium id of a game's single-agent env: ``heist/ArtRobbery-v0``."""
+    return f"heist/{name.title().replace('_', '')}-v0"
+
+
+def register_envs():
+    """Register every game as ``heist/<game>_v0`` in PettingZoo's AEC registry and its
+    single-agent env as :func:`gymnasium_id` in Gymnasium's."""
+    for name in GAME_MODULES:
+        pettingzoo.register("aec", f"heist/{name}_v0", entry_point=f"heist_envs.{name}_v0:env")
+        gymnasium.register(
+            gymnasium_id(name),
+            entry_point="heist_envs.registry:make_single_agent",
+            kwargs={"game": name},
+        )

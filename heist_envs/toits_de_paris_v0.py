@@ -1,0 +1,5 @@
+"""Les Toits de Paris as a PettingZoo AEC environment (``env(num_players=...)``)."""
+
+from heist_envs.registry import env_functions
+
+env, raw_env = env_functions("toits_de_paris")
