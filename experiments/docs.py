@@ -136,8 +136,9 @@ def page(game: Game, root: Path = DOCS) -> str:
         "",
         "## Observation",
         "",
-        f"`Box({np.dtype(game.obs_dtype).name}, ({game.obs_size},))`, seats relative to the "
-        "observer; `game.layout[part]` is the slice of each part.",
+        f"`Box(float32, ({game.obs_size},))` (the kernel writes "
+        f"{np.dtype(game.obs_dtype).name}), seats relative to the observer; "
+        "`game.layout[part]` is the slice of each part.",
         "",
     ]
     lines += table(

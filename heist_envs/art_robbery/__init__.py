@@ -6,7 +6,7 @@ Agents             ``player_0`` ... ``player_{n-1}``, 2 to 5 players
 Actions            ``Discrete(20)``: 0-8 play a card of type 0-8 (Number 0-5, Boss, Guard
                    Dog, Greedy Thief); 9-17 take token slot 0-8 of the raid; 18 give up the
                    stolen token; 19 give the Guard Dog instead
-Observation        ``Dict(observation=Box(int8, (OBS_SIZE,)), action_mask=Box(int8, (20,)))``,
+Observation        ``Dict(observation=Box(float32, (OBS_SIZE,)), action_mask=Box(int8, (20,)))``,
                    parts named in ``LAYOUT``
 Rewards            terminal: +1 for every winner (shared wins too), -1 otherwise, 0 if truncated
 Options            ``max_turns`` (truncation, default 1000), ``deck_order`` (fixes the deal)

@@ -9,6 +9,12 @@ team games the learner plays every seat of its side (teammates share its policy)
 
 Rewards are the learner seat's terminal return. A truncated game ends the episode with
 reward 0 and is reported as done, not as a time limit: there is no value to bootstrap.
+Observations are float32 for every game (:data:`heist_envs.core.aec.OBS_DTYPE`); the
+observation of a game's last state, the learner's, comes as SB3's ``terminal_observation``
+info in the VecEnv and as the observation of the terminating step in the Gymnasium env.
+Seeding follows SB3 and Gymnasium: a seed given at a reset (``VecEnv.seed`` then ``reset()``,
+or ``reset(seed=...)``) reseeds the deals, the seat draws and the opponents, and unseeded
+resets carry on from it.
 The optional ``shaping`` hook adds potential-based shaping to them (see
 :class:`SelfPlayVecEnv`; potentials in :mod:`experiments.shaping`).
 """
@@ -16,6 +22,7 @@ The optional ``shaping`` hook adds potential-based shaping to them (see
 from __future__ import annotations
 
 import time
+import warnings
 from typing import Protocol
 
 import gymnasium as gym
@@ -23,7 +30,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from heist_envs.core.errors import IllegalActionError
+from heist_envs.core.aec import ILLEGAL_ACTION_MODES, OBS_DTYPE, action_id
+from heist_envs.core.errors import CallOrderError, IllegalActionError
 from heist_envs.core.game import Game
 from heist_envs.core.playout import random_legal_actions
 from heist_envs.core.vector import VectorGames
@@ -35,12 +43,22 @@ class Opponent(Protocol):
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
 
 
+def reseed_opponents(opponents, seed):
+    """Reseed every opponent that draws random numbers (those with ``reseed(seed)``)."""
+    for k, opponent in enumerate(opponents):
+        if hasattr(opponent, "reseed"):
+            opponent.reseed(seed + 1 + k)
+
+
 class RandomOpponent:
     """Uniformly random legal actions, drawn in compiled code."""
 
     name = "random"
 
     def __init__(self, seed=0):
+        self.seed = seed
+
+    def reseed(self, seed):
         self.seed = seed
 
     def act_batch(self, obs, masks):
@@ -76,6 +94,9 @@ class PolicyOpponent:
         self.deterministic = deterministic
         self.name = name
         self.generator = torch.Generator().manual_seed(seed)
+
+    def reseed(self, seed):
+        self.generator.manual_seed(seed)
 
     def act_batch(self, obs, masks):
         torch = self.torch
@@ -142,38 +163,48 @@ class SelfPlayVecEnv(VecEnv):
         self.learner_seat = np.zeros(num_envs, np.int64)
         self.opponent_of = np.zeros((num_envs, self.num_seats), np.int64)
         self._actions = None
-        info = np.iinfo(game.obs_dtype) if np.issubdtype(game.obs_dtype, np.integer) else None
-        low, high = (info.min, info.max) if info else (-np.inf, np.inf)
-        obs_space = spaces.Box(low, high, (game.obs_size,), game.obs_dtype)
+        self.terminal_obs = np.zeros((num_envs, game.obs_size), OBS_DTYPE)
+        low, high = game.obs_bounds
+        obs_space = spaces.Box(low, high, (game.obs_size,), OBS_DTYPE)
         super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
 
     # SB3 VecEnv API ---------------------------------------------------------------------------
 
     def reset(self):
+        if self._seeds[0] is not None:
+            self.reseed(self._seeds[0])
+            self._reset_seeds()
         self.games.reset(seed=self._seed)
         self._seed += self.num_envs
         self._new_episodes(np.ones(self.num_envs, np.bool_))
         self._play_opponents(*self._outcome_buffers())
         if self.shaping is not None:
             self.potential = self._potential()
-        return self.games.obs.copy()
+        return self.games.obs.astype(OBS_DTYPE)
+
+    def reseed(self, seed):
+        """Seed the deals (game i's k-th episode from ``seed + i + k * num_envs``), the
+        learner seat and opponent draws, and every opponent with ``reseed``."""
+        self.rng = np.random.default_rng(seed)
+        self._seed = seed
+        reseed_opponents(self.opponents, seed)
 
     def step_async(self, actions):
-        self._actions = np.asarray(actions).astype(np.int64).reshape(self.num_envs)
+        self._actions = np.asarray(actions).reshape(self.num_envs)
 
     def step_wait(self):
         start = time.perf_counter()
-        g = self.games
-        g.step(self._actions)
         rewards, dones, truncated = self._outcome_buffers()
-        self._collect_endings(rewards, dones, truncated)
+        self._step_games(self._actions, None, rewards, dones, truncated)
         self._play_opponents(rewards, dones, truncated)
         if self.shaping is not None:
             self._add_shaping(rewards, dones)
         self.truncated = truncated
         infos = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = self.terminal_obs[i].copy()
         self.env_seconds += time.perf_counter() - start
-        return g.obs.copy(), rewards, dones, infos
+        return self.games.obs.astype(OBS_DTYPE), rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
         return self.games.masks.astype(bool)
@@ -241,15 +272,30 @@ class SelfPlayVecEnv(VecEnv):
         n = self.num_envs
         return np.zeros(n, np.float32), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
 
-    def _collect_endings(self, rewards, dones, truncated):
+    def _step_games(self, actions, active, rewards, dones, truncated):
+        """Step the games, then note the episodes that ended: the learner's reward and last
+        observation (of the ended game, replayed from a copy: the engine deals anew at
+        once)."""
         g = self.games
+        before = g.states.copy()
+        g.step(actions, active)
         ended = g.terminated | g.truncated
         if ended.any():
             first = ended & ~dones
+            for i in np.flatnonzero(first):
+                self._observe_last(before[i : i + 1], int(actions[i]), i)
             rewards[first] = g.rewards[first, self.learner_seat[first]]
             truncated |= first & g.truncated
             dones |= ended
             self._new_episodes(ended)
+
+    def _observe_last(self, state, action, i):
+        """Write into ``terminal_obs[i]`` the learner's view after ``action`` in ``state``."""
+        entry = self.game.entry
+        entry.advance(state, action, np.zeros(self.game.num_actions, np.int8))
+        obs = np.zeros(self.game.obs_size, self.game.obs_dtype)
+        entry.observe(state, int(self.learner_seat[i]), obs)
+        self.terminal_obs[i] = obs
 
     def _play_opponents(self, rewards, dones, truncated):
         """Let opponents decide until every game waits for its learner."""
@@ -265,36 +311,76 @@ class SelfPlayVecEnv(VecEnv):
                 if rows.any():
                     actions[rows] = opponent.act_batch(g.obs[rows], g.masks[rows])
             try:
-                g.step(actions, active=waiting)
+                self._step_games(actions, waiting, rewards, dones, truncated)
             except IllegalActionError as e:
                 raise IllegalActionError(f"an opponent returned an illegal action: {e}") from None
-            self._collect_endings(rewards, dones, truncated)
 
 
 class SingleAgentEnv(gym.Env):
     """One game with one learning seat as a Gymnasium env (``action_masks()`` included).
 
-    After the step that ends a game, the observation returned is the first one of the next
-    game (the engine deals it at once); ``reset()`` starts a fresh game as usual.
+    The step that ends a game returns that game's last observation (the learner's) with
+    ``terminated`` or ``truncated`` set; call ``reset()`` before stepping on.
+    ``illegal_action="terminate"`` ends the episode on an illegal action with reward -1 and
+    ``info["illegal_action"] == 1.0`` (the default ``"raise"`` raises IllegalActionError).
+    ``reset(seed=s)`` reseeds the deal, the learner's seat and the opponents; unseeded resets
+    carry on from the last seed (the constructor's ``seed`` before any).
     """
 
-    def __init__(self, game: Game, num_players=None, opponents=None, seed=0, **kwargs):
-        self.vec = SelfPlayVecEnv(game, 1, num_players, opponents, seed, **kwargs)
+    metadata = {"render_modes": []}
+    render_mode = None
+
+    def __init__(
+        self, game: Game, num_players=None, opponents=None, seed=0, illegal_action="raise", **kw
+    ):
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
+        self.vec = SelfPlayVecEnv(game, 1, num_players, opponents, seed, **kw)
         self.observation_space = self.vec.observation_space
         self.action_space = self.vec.action_space
+        self._first_seed = seed
+        self._running = False
 
     def reset(self, seed=None, options=None):
+        if options:
+            warnings.warn(
+                f"SingleAgentEnv takes no reset options; ignoring {sorted(options, key=str)} "
+                "(game options go to the constructor: options={...})",
+                UserWarning,
+                stacklevel=2,
+            )
+        if seed is None and self._np_random is None:
+            seed = self._first_seed
         super().reset(seed=seed)
-        if seed is not None:
-            self.vec._seed = seed
-            self.vec.rng = np.random.default_rng(seed)
-        return self.vec.reset()[0], {"seat": int(self.vec.learner_seat[0])}
+        self.vec.reseed(int(self.np_random.integers(1 << 63)))
+        obs = self.vec.reset()[0]
+        self._running = True
+        return obs, {"seat": int(self.vec.learner_seat[0])}
 
     def step(self, action):
+        if not self._running:
+            raise CallOrderError("step(): the episode is over or not started; call reset() first")
+        action = action_id(action)
+        mask = self.vec.games.masks[0]
+        if not (0 <= action < len(mask) and mask[action]):
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(mask).tolist()
+                raise IllegalActionError(
+                    f"{self.vec.game.name}: action {action} is not legal now; legal: {legal}"
+                )
+            self._running = False
+            obs = self.vec.games.obs[0].astype(OBS_DTYPE)
+            return obs, -1.0, True, False, {"illegal_action": 1.0}
         self.vec.step_async(np.array([action]))
-        obs, rewards, dones, _ = self.vec.step_wait()
+        obs, rewards, dones, infos = self.vec.step_wait()
+        if not dones[0]:
+            return obs[0], float(rewards[0]), False, False, {}
+        self._running = False
         truncated = bool(self.vec.truncated[0])
-        return obs[0], float(rewards[0]), bool(dones[0]) and not truncated, truncated, {}
+        return infos[0]["terminal_observation"], float(rewards[0]), not truncated, truncated, {}
 
     def action_masks(self):
         return self.vec.action_masks()[0]

@@ -11,7 +11,7 @@ Actions            ``Discrete(57)``: 0-7 plan a card of type k; 8-11 move N/E/S/
                    moves in direction d (32 + 4g + d); 44-46 guard g locks a bag; 47 lock
                    the alarm; 48-50 tackle yellow/red/green; 51 wake the guards; 52-55 the
                    vehicle's street corner at room 0/2/6/8; 56 end turn
-Observation        ``Dict(observation=Box(int8, (OBS_SIZE,)), action_mask=Box(int8, (57,)))``,
+Observation        ``Dict(observation=Box(float32, (OBS_SIZE,)), action_mask=Box(int8, (57,)))``,
                    parts named in ``LAYOUT``
 Rewards            terminal team rewards: +1 to each seat of the winning side, -1 otherwise
 Options            ``tile_layouts`` (fixes the rooms' tiles per round), ``hands`` (fixes the

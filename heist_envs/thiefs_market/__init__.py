@@ -13,7 +13,7 @@ Actions            ``Discrete(76)``: 0-5 take a die of face G W B R P M; 6 take 
                    (Legitimate Jeweller); 65-68 gem to purse; 69-72 spend a gem die for
                    infamy; 73 Gauntlet (mask die for gold); 74 Exit Strategy (gold for
                    infamy); 75 end the purchase turn
-Observation        ``Dict(observation=Box(int16, (1283,)), action_mask=Box(int8, (76,)))``,
+Observation        ``Dict(observation=Box(float32, (1283,)), action_mask=Box(int8, (76,)))``,
                    parts named in ``LAYOUT``
 Rewards            terminal: +1 for every winner (shared wins too), -1 otherwise, 0 if truncated
 Options            ``first_player`` (seat or "random"), ``max_rounds`` (truncation, default 40),

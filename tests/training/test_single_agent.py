@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 import heist_envs  # noqa: E402
-from heist_envs.core.errors import IllegalActionError  # noqa: E402
+from heist_envs.core.errors import CallOrderError, IllegalActionError  # noqa: E402
 from heist_envs.core.single_agent import (  # noqa: E402
     AgentOpponent,
     RandomOpponent,
@@ -92,3 +92,144 @@ def test_gymnasium_env_steps_with_masks_and_is_reproducible():
     first = run(4)
     assert first == run(4)
     assert any(t[2] for t in first[1:]), "no game terminated"
+
+
+class RecordingAgent:
+    """Random legal actions, each appended to a shared log (the game's action sequence)."""
+
+    def __init__(self, log, seed):
+        self.log = log
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask):
+        action = int(self.rng.choice(np.flatnonzero(action_mask)))
+        self.log.append(action)
+        return action
+
+
+@pytest.mark.parametrize("name", heist_envs.game_names())
+def test_the_terminating_step_returns_the_last_observation_of_the_ended_game(name):
+    """Gymnasium's convention (and SB3's terminal_observation): replaying every move of the
+    episode in the AEC env gives the learner's observation at the end."""
+    game = heist_envs.get_game(name)
+    log = []
+    env = SingleAgentEnv(game, opponents=[AgentOpponent(RecordingAgent(log, 1))])
+    obs, info = env.reset(seed=7)
+    game_seed = int(env.vec.games.base_seed)
+    rng = np.random.default_rng(7)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        log.append(action)
+        obs, reward, terminated, truncated, _ = env.step(action)
+    replay = heist_envs.make(name)
+    replay.reset(seed=game_seed)
+    for action in log:  # then the opponents' first moves of the next game
+        if replay.state_record.status != 0:
+            break
+        replay.step(action)
+    assert replay.state_record.status != 0
+    expected = replay.observe(info["seat"])["observation"]
+    np.testing.assert_array_equal(obs, expected)
+    assert reward == replay.rewards[replay.possible_agents[info["seat"]]]
+    with pytest.raises(CallOrderError, match=r"call reset\(\) first"):
+        env.step(0)
+
+
+def test_vec_env_reports_sb3s_terminal_observation():
+    game = heist_envs.get_game("art_robbery")
+    env = SelfPlayVecEnv(game, num_envs=3, seed=2)
+    obs = env.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        masks = env.action_masks()
+        obs, _, dones, infos = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        assert obs.dtype == np.float32
+        for i in range(env.num_envs):
+            assert ("terminal_observation" in infos[i]) == bool(dones[i])
+            if dones[i]:
+                ended += 1
+                terminal = infos[i]["terminal_observation"]
+                assert terminal.dtype == np.float32 and terminal.shape == obs[i].shape
+                assert not np.array_equal(terminal, obs[i])
+    assert ended > 0
+
+
+def run_episodes(env, seed, steps=150, reset_seed=None):
+    """A trace of observations and rewards of random play, resetting after each episode."""
+    obs, info = env.reset(seed=reset_seed)
+    rng = np.random.default_rng(seed)
+    trace = [obs.tobytes(), info["seat"]]
+    for _ in range(steps):
+        obs, reward, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
+        trace.append((obs.tobytes(), reward))
+        if terminated or truncated:
+            obs, info = env.reset()
+            trace.append((obs.tobytes(), info["seat"]))
+    return trace
+
+
+@pytest.mark.parametrize("name", heist_envs.game_names())
+def test_reset_with_the_same_seed_replays_the_same_episodes(name):
+    """reset(seed=123) twice with the same actions: the same episodes, opponents included,
+    and the unseeded resets that follow carry on the same way."""
+    env = SingleAgentEnv(heist_envs.get_game(name), seed=0)
+    first = run_episodes(env, 1, reset_seed=123)
+    assert run_episodes(env, 1, reset_seed=123) == first
+    assert run_episodes(env, 1, reset_seed=124) != first
+
+
+def test_vec_env_seed_then_reset_is_reproducible():
+    game = heist_envs.get_game("toits_de_paris")
+
+    def trace(env):
+        env.seed(5)
+        out = [env.reset().tobytes()]
+        for _ in range(2):
+            rng = np.random.default_rng(0)
+            for _ in range(40):
+                masks = env.action_masks()
+                obs, rewards, _, _ = env.step(
+                    np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+                )
+                out.append((obs.tobytes(), rewards.tobytes()))
+            out.append(env.reset().tobytes())  # unseeded: carries on from seed 5
+        return out
+
+    env = SelfPlayVecEnv(game, num_envs=2, seed=0)
+    first = trace(env)
+    assert trace(env) == first
+    assert trace(SelfPlayVecEnv(game, num_envs=2, seed=99)) == first
+
+
+def test_single_agent_env_rejects_non_integer_actions_and_bad_order():
+    env = SingleAgentEnv(heist_envs.get_game("art_robbery"), num_players=3)
+    with pytest.raises(CallOrderError, match=r"call reset\(\) first"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)
+    assert obs.dtype == np.float32
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    before = env.vec.games.states.tobytes()
+    for value in (legal + 0.7, str(legal), None, True):
+        with pytest.raises(TypeError, match="action"):
+            env.step(value)
+    assert env.vec.games.states.tobytes() == before
+    env.step(np.array(legal))  # SB3's predict() output
+
+
+def test_single_agent_illegal_action_terminate():
+    game = heist_envs.get_game("art_robbery")
+    env = SingleAgentEnv(game, num_players=3)
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step(illegal)
+    env = SingleAgentEnv(game, num_players=3, illegal_action="terminate")
+    env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": 1.0})
+    with pytest.raises(CallOrderError):
+        env.step(0)
