@@ -65,7 +65,8 @@ def register_envs():
     """Register every game as ``heist/<game>_v0`` in PettingZoo's AEC registry and its
     single-agent env as :func:`gymnasium_id` in Gymnasium's."""
     for name in GAME_MODULES:
-        pettingzoo.register("aec", f"heist/{name}_v0", entry_point=f"heist_envs.{name}_v0:env")
+        if hasattr(pettingzoo, "register"):  # PettingZoo 1.27 on; 1.25-1.26 have no registry
+            pettingzoo.register("aec", f"heist/{name}_v0", entry_point=f"heist_envs.{name}_v0:env")
         gymnasium.register(
             gymnasium_id(name),
             entry_point="heist_envs.registry:make_single_agent",
