@@ -42,6 +42,13 @@ def action_id(action) -> int:
     return int(action)
 
 
+def check_illegal_action(mode: str) -> str:
+    """``mode`` if it is one of :data:`ILLEGAL_ACTION_MODES`, else a ValueError."""
+    if mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
+    return mode
+
+
 def _is_number(value) -> bool:
     return isinstance(value, (int, float, np.number)) and not isinstance(value, (bool, np.bool_))
 
@@ -81,12 +88,8 @@ class HeistEnv(AECEnv):
         self.default_options = game.check_options(options)
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.metadata = {
             "name": game.env_name,
             "render_modes": ["ansi", "human"],

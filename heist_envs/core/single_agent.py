@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from heist_envs.core.aec import ILLEGAL_ACTION_MODES, OBS_DTYPE, action_id
+from heist_envs.core.aec import OBS_DTYPE, action_id, check_illegal_action
 from heist_envs.core.errors import CallOrderError, IllegalActionError
 from heist_envs.core.game import Game
 from heist_envs.core.playout import random_legal_actions
@@ -333,11 +333,7 @@ class SingleAgentEnv(gym.Env):
     def __init__(
         self, game: Game, num_players=None, opponents=None, seed=0, illegal_action="raise", **kw
     ):
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.vec = SelfPlayVecEnv(game, 1, num_players, opponents, seed, **kw)
         self.observation_space = self.vec.observation_space
         self.action_space = self.vec.action_space
