@@ -78,25 +78,20 @@ class GameData:
 
     def save(self, directory) -> list[Path]:
         """Write ``decisions.parquet`` and ``games.parquet`` into ``directory``; on failure
-        nothing is left half-written (each file is written aside, then moved in place)."""
+        nothing is left half-written."""
         out = Path(directory)
         try:
             out.mkdir(parents=True, exist_ok=True)
-            written = []
-            for name in TABLES:
-                fd, temp = tempfile.mkstemp(dir=out, prefix=f".{name}.", suffix=".tmp")
-                os.close(fd)
-                try:
-                    table = pa.Table.from_pandas(getattr(self, name), preserve_index=False)
-                    metadata = {**(table.schema.metadata or {}), METADATA_KEY: self._metadata()}
-                    pq.write_table(table.replace_schema_metadata(metadata), temp)
-                    os.replace(temp, out / f"{name}.parquet")
-                finally:
-                    if os.path.exists(temp):
-                        os.remove(temp)
-                written.append(out / f"{name}.parquet")
         except OSError as error:
             raise ValueError(f"cannot write game data to {str(out)!r}: {error}") from error
+        written = []
+        for name in TABLES:
+            table = pa.Table.from_pandas(getattr(self, name), preserve_index=False)
+            metadata = {**(table.schema.metadata or {}), METADATA_KEY: self._metadata()}
+            table = table.replace_schema_metadata(metadata)
+            path = out / f"{name}.parquet"
+            write_whole(path, lambda temp, table=table: pq.write_table(table, temp))
+            written.append(path)
         return written
 
     @classmethod
@@ -113,6 +108,28 @@ class GameData:
 
     def _metadata(self) -> bytes:
         return json.dumps({"game": self.game, "players": self.num_players}).encode()
+
+
+def write_whole(path, write):
+    """Call ``write(temp)`` on a file beside ``path``, then move it to ``path``: a failure
+    leaves nothing half-written. OSErrors become a ValueError naming the path."""
+    path = Path(path)
+    try:
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise ValueError(f"cannot write {str(path)!r}: {error}") from error
+    os.close(fd)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; give it a normal file's mode
+        write(temp)
+        os.replace(temp, path)
+    except OSError as error:
+        raise ValueError(f"cannot write {str(path)!r}: {error}") from error
+    finally:
+        if os.path.exists(temp):
+            os.remove(temp)
 
 
 def play_games(

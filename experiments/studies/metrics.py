@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +22,7 @@ import heist_envs
 from agents.arena import side_seats
 from agents.restricted import action_kinds
 from agents.stats import wilson_interval
-from experiments.studies.data import GameData, play_games
+from experiments.studies.data import GameData, play_games, write_whole
 from experiments.studies.games import STUDIES
 
 
@@ -168,21 +167,8 @@ def metrics_text(result: dict) -> str:
 
 
 def write_text(path, text):
-    """Write ``text`` to ``path`` whole or not at all (written aside, then moved in place)."""
-    path = Path(path)
-    try:
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise ValueError(f"cannot write {str(path)!r}: {error}") from error
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except OSError as error:
-        raise ValueError(f"cannot write {str(path)!r}: {error}") from error
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
+    """Write ``text`` to ``path`` whole or not at all."""
+    write_whole(path, lambda temp: Path(temp).write_text(text))
 
 
 def write_json(path, result):

@@ -161,16 +161,21 @@ class MaxReveals:
 
 @dataclass(frozen=True)
 class NeverBuy:
-    """Thief's Market: never buy the card ``card`` (its id, 1-49)."""
+    """Thief's Market: never buy a card called ``card`` (every copy of it)."""
 
-    card: int
+    card: str
+
+    def __post_init__(self):
+        if self.card not in MARKET_CARDS:
+            raise ValueError(f"thiefs_market: no card is called {self.card!r}")
 
     def __call__(self, observation):
-        slots = np.flatnonzero(observation[MARKET_LAYOUT["market_card"]] == self.card)
+        ids = [i + 1 for i, name in enumerate(MARKET_CARDS) if name == self.card]
+        slots = np.flatnonzero(np.isin(observation[MARKET_LAYOUT["market_card"]], ids))
         return (BUY_0 + slots).tolist()
 
     def __str__(self):
-        return f"buying {MARKET_CARDS[self.card - 1]}"
+        return f"buying {self.card}"
 
 
 @dataclass(frozen=True)

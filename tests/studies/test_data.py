@@ -144,6 +144,15 @@ def test_unwritable_path_leaves_nothing(tmp_path):
     blocker.write_text("")
     with pytest.raises(ValueError, match="cannot write game data"):
         data.save(blocker / "out")
+    with pytest.raises(ValueError, match="cannot write"):
+        data.save(tmp_path / "decisions.parquet" / "..")  # a folder, not a file, in the way
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["decisions.parquet", "file"]
+    with pytest.raises(ValueError, match="no saved game data"):
+        GameData.load(tmp_path)
+
+
+def test_read_only_folder_leaves_nothing(tmp_path):
+    data = play_games("art_robbery", games=2, num_players=2, seed=1, progress=False)
     folder = tmp_path / "readonly"
     folder.mkdir()
     os.chmod(folder, 0o500)
@@ -155,8 +164,6 @@ def test_unwritable_path_leaves_nothing(tmp_path):
         assert os.listdir(folder) == []
     finally:
         os.chmod(folder, 0o700)
-    with pytest.raises(ValueError, match="no saved game data"):
-        GameData.load(tmp_path)
 
 
 @pytest.mark.parametrize(

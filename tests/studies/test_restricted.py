@@ -61,8 +61,12 @@ def test_rules_read_the_observation():
     toits[TOITS_LAYOUT["revealed"].start + 2] = 1
     assert MaxReveals(2)(toits) == [CONTINUE] and MaxReveals(3)(toits) == []
     market = np.zeros(MARKET_LAYOUT["num_players"].stop, np.int16)
-    market[MARKET_LAYOUT["market_card"].start + 7] = 12
-    assert NeverBuy(12)(market) == [28 + 7] and NeverBuy(13)(market) == []
+    market[MARKET_LAYOUT["market_card"].start + 7] = 48  # a Treasure Map; card 49 is the other
+    market[MARKET_LAYOUT["market_card"].start + 9] = 49
+    assert NeverBuy("Treasure Map")(market) == [28 + 7, 28 + 9]
+    assert NeverBuy("Fence")(market) == []
+    with pytest.raises(ValueError, match="no card is called 'Fence!'"):
+        NeverBuy("Fence!")
     bank = np.zeros(BANK_LAYOUT["observer"].stop, np.int8)
     bank[BANK_LAYOUT["observer"].start] = 1
     assert BankNeverPlans(3)(bank) == [3]
