@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import heist_envs
+from agents.stats import wilson_interval
 from experiments.studies.data import GameData
 from experiments.studies.metrics import game_metrics, lead_changes, markdown, metrics
 from tests.test_cli import run
@@ -119,3 +120,11 @@ def test_metrics_doc_covers_every_game_and_player_count():
         for players in range(game.min_players, game.max_players + 1):
             assert f"| random | {players} |" in section
             assert f"| heuristic | {players} |" in section
+
+
+@pytest.mark.parametrize("wins, games", [(0, 200), (0, 75), (75, 75), (3, 7)])
+def test_wilson_interval_holds_the_rate(wins, games):
+    """At a rate of 0 the lower bound is 0 itself, not a rounding error above it (which made
+    matplotlib reject the notebooks' error bars)."""
+    low, high = wilson_interval(wins, games)
+    assert 0.0 <= low <= wins / games <= high <= 1.0
