@@ -13,7 +13,8 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval holds p itself: at p = 0 or 1, rounding could put a bound a hair past it
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:

@@ -81,6 +81,14 @@ def run_train(rest):
     train.main(rest)
 
 
+def run_metrics(rest):
+    try:
+        from experiments.studies import metrics
+    except ModuleNotFoundError as missing:
+        sys.exit(f"heist metrics: needs the studies extra, pip install -e '.[studies]' ({missing})")
+    metrics.command(rest)
+
+
 def run_docs(rest):
     from experiments import docs
 
@@ -100,6 +108,7 @@ def main(argv=None):
         "bench": ("speed of heist-envs beside other libraries", benchmark_main),
         "train": ("train a PPO agent (experiments/train.py)", run_train),
         "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
+        "metrics": ("game metrics: length, branching, win rates by seat, ...", run_metrics),
     }
     for name, (text, _) in forwarded.items():
         commands.add_parser(name, help=f"{text}; its --help lists options", add_help=False)

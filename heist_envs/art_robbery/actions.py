@@ -1,6 +1,15 @@
 """Art Robbery's action table (spec section 8); the ids are public API."""
 
-from .components import BOSS_SLOT, CARD_NAMES, NUM_CARD_TYPES, RAID_NAMES, TOKEN_VALUES
+from .components import (
+    BOSS_CARD,
+    BOSS_SLOT,
+    CARD_NAMES,
+    GREEDY_THIEF_CARD,
+    GUARD_DOG_CARD,
+    NUM_CARD_TYPES,
+    RAID_NAMES,
+    TOKEN_VALUES,
+)
 
 PLAY_CARD_0 = 0  # 0-8: play a card of type 0-8
 TAKE_SLOT_0 = 9  # 9-17: take token slot 0-8 of the current raid
@@ -36,3 +45,17 @@ def action_name(action, s=None):
 
 
 assert TAKE_SLOT_0 == PLAY_CARD_0 + NUM_CARD_TYPES
+
+
+#: Action kinds (name -> action ids), for studies and for restricting agents.
+ACTION_KINDS = {
+    "play a Number card": range(PLAY_CARD_0, PLAY_CARD_0 + BOSS_CARD),
+    "play the Boss": range(PLAY_CARD_0 + BOSS_CARD, PLAY_CARD_0 + BOSS_CARD + 1),
+    "play the Guard Dog": range(PLAY_CARD_0 + GUARD_DOG_CARD, PLAY_CARD_0 + GUARD_DOG_CARD + 1),
+    "play the Greedy Thief": range(
+        PLAY_CARD_0 + GREEDY_THIEF_CARD, PLAY_CARD_0 + GREEDY_THIEF_CARD + 1
+    ),
+    "take a token": range(TAKE_SLOT_0, GIVE_TOKEN),
+    "give up the token": range(GIVE_TOKEN, GIVE_DOG),
+    "give the Guard Dog": range(GIVE_DOG, NUM_ACTIONS),
+}

@@ -86,3 +86,26 @@ def action_name(action, s=None):
     if a < END_TURN:
         return f"vehicle at the street corner of room {CORNER_ROOMS[a - CORNER_0]}"
     return "end turn"
+
+
+#: Action kinds (name -> action ids), for studies and for restricting agents.
+ACTION_KINDS = {
+    "plan a card": range(PLAN_0, MOVE_N),
+    "move": range(MOVE_N, CRAWL_0),
+    "crawl": range(CRAWL_0, PICKUP),
+    "pick up a bag": range(PICKUP, UNLOCK_BAG),
+    "unlock a bag": range(UNLOCK_BAG, UNLOCK_ALARM),
+    "unlock the alarm": range(UNLOCK_ALARM, SPRAY),
+    "pepper-spray": range(SPRAY, VEHICLE_CCW),
+    "move the vehicle": range(VEHICLE_CCW, THROW),
+    "throw a bag": range(THROW, PASS_TO_YELLOW),
+    "pass a bag": range(PASS_TO_YELLOW, TRIGGER_ALARM),
+    "trigger the alarm": range(TRIGGER_ALARM, GUARD_0_MOVE_N),
+    "move a guard": range(GUARD_0_MOVE_N, LOCK_BAG_0),
+    "lock a bag": range(LOCK_BAG_0, LOCK_ALARM),
+    "lock the alarm": range(LOCK_ALARM, TACKLE_YELLOW),
+    "tackle": range(TACKLE_YELLOW, WAKE_GUARDS),
+    "wake the guards": range(WAKE_GUARDS, CORNER_0),
+    "place the vehicle": range(CORNER_0, END_TURN),
+    "end turn": range(END_TURN, NUM_ACTIONS),
+}

@@ -143,3 +143,29 @@ def _conversion_name(from_face, to_face):
 assert TAKE_DIE_0 + NUM_FACES == TAKE_PAWN and RETURN_DIE_0 + NUM_FACES == RETURN_PAWN
 assert STEAL_1 + MAX_STEAL == RETURN_DIE_0 and BUY_0 + NUM_SLOTS == WAIVE_0
 assert CONVERT_GEM_0 + NUM_GEMS * (NUM_GEMS - 1) == JEWELLER_0 and GAUNTLET + 3 == NUM_ACTIONS
+
+
+#: Action kinds (name -> action ids), for studies and for restricting agents.
+ACTION_KINDS = {
+    "take a die": range(TAKE_DIE_0, TAKE_PAWN),
+    "take the pawn": range(TAKE_PAWN, TAKE_ALL),
+    "take everything": range(TAKE_ALL, FINISH_TAKE),
+    "finish taking": range(FINISH_TAKE, STEAL_1),
+    "steal": range(STEAL_1, RETURN_DIE_0),
+    "return a die": range(RETURN_DIE_0, RETURN_PAWN),
+    "return the pawn": range(RETURN_PAWN, FINISH_RETURN),
+    "finish returning": range(FINISH_RETURN, LAA_REROLL_0),
+    "reroll": range(LAA_REROLL_0, LAA_SKIP),
+    "no reroll": range(LAA_SKIP, BUY_0),
+    "buy a card": range(BUY_0, WAIVE_0),
+    "waive a gem": range(WAIVE_0, PAY_DIE),
+    "pay with a die": range(PAY_DIE, PAY_GOLD),
+    "pay with gold": range(PAY_GOLD, CONVERT_GEM_0),
+    "convert a gem": range(CONVERT_GEM_0, JEWELLER_0),
+    "purse to gem": range(JEWELLER_0, TO_PURSE_0),
+    "gem to purse": range(TO_PURSE_0, SPEND_FOR_INFAMY_0),
+    "spend for infamy": range(SPEND_FOR_INFAMY_0, GAUNTLET),
+    "gauntlet": range(GAUNTLET, EXIT_STRATEGY),
+    "exit strategy": range(EXIT_STRATEGY, END_TURN),
+    "end the purchase turn": range(END_TURN, NUM_ACTIONS),
+}

@@ -40,3 +40,14 @@ def action_name(action: int, s=None) -> str:
         return "decline joker"
     colour = action - JOKER_COLOUR_0
     return f"joker colour {colour} ({COLOUR_NAMES[colour]})"
+
+
+#: Action kinds (name -> action ids), for studies and for restricting agents.
+ACTION_KINDS = {
+    "stop": range(STOP, CONTINUE),
+    "continue": range(CONTINUE, TAKE_SPACE_1),
+    "take a card": range(TAKE_SPACE_1, TAKE_SPACE_7 + 1),
+    "pass": range(PASS, JOKER_COLOUR_0),
+    "use the joker": range(JOKER_COLOUR_0, DECLINE_JOKER),
+    "decline the joker": range(DECLINE_JOKER, NUM_ACTIONS),
+}

@@ -1,0 +1,192 @@
+"""How much is a mechanic worth? Restricted play (Jaffe et al., AIIDE 2012) in one call.
+
+:func:`restricted_play` plays an agent that may not use some actions
+(:class:`agents.restricted.RestrictedAgent`) against the same agent unrestricted, in an arena
+tournament (every seat rotation, a seed per game), and reports both win rates with 95% Wilson
+intervals, overall and per side (the bank and the robbers hold different sides in How to Rob a
+Bank). The drop in win rate is what the forbidden actions are worth to that agent.
+
+    result = restricted_play("art_robbery", forbid=["play the Greedy Thief"], games=400)
+    print(result.table())
+
+Rules that depend on the position read the observation (``rule(observation) -> ids``); the
+ones below are module-level classes, so arena worker processes can build them.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+import heist_envs
+from agents.arena import Entrant, TournamentResult, parse_entrant, tournament
+from agents.restricted import forbidden_ids, make_restricted
+from agents.stats import wilson_interval
+from heist_envs.how_to_rob_a_bank.actions import PLAN_0
+from heist_envs.how_to_rob_a_bank.components import CARD_NAMES as BANK_CARDS
+from heist_envs.how_to_rob_a_bank.observation import LAYOUT as BANK_LAYOUT
+from heist_envs.thiefs_market.actions import BUY_0
+from heist_envs.thiefs_market.components import CARD_NAMES as MARKET_CARDS
+from heist_envs.thiefs_market.observation import LAYOUT as MARKET_LAYOUT
+from heist_envs.toits_de_paris.actions import CONTINUE
+from heist_envs.toits_de_paris.observation import LAYOUT as TOITS_LAYOUT
+
+RESTRICTED = "restricted"
+
+
+@dataclass
+class RestrictedPlayResult:
+    """A restricted-play study: ``rows`` holds, per agent (``restricted`` and the unrestricted
+    one) and side (``all`` first), the games, wins and win rate with its Wilson interval."""
+
+    game: str
+    num_players: int
+    restriction: str
+    rows: list[dict]
+    tournament: TournamentResult
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.rows)
+
+    def win_rate(self, agent=RESTRICTED, side="all") -> float:
+        for row in self.rows:
+            if row["agent"] == agent and row["side"] == side:
+                return row["win_rate"]
+        raise ValueError(f"no result for agent {agent!r} on side {side!r}")
+
+    @property
+    def effect(self) -> float:
+        """The restricted agent's win rate minus the unrestricted one's (all sides)."""
+        other = next(r["agent"] for r in self.rows if r["agent"] != RESTRICTED)
+        return self.win_rate() - self.win_rate(other)
+
+    def table(self) -> str:
+        lines = [
+            f"{self.game}, {self.num_players} players, {len(self.tournament.games)} games: "
+            f"{self.restriction}"
+        ]
+        for r in self.rows:
+            lines.append(
+                f"  {r['agent']:<12} {r['side']:<36} {r['games']:>5} games  win rate "
+                f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}]"
+            )
+        lines.append(f"  effect of the restriction on the win rate: {self.effect:+.3f}")
+        return "\n".join(lines)
+
+
+def restricted_play(
+    game_name,
+    forbid=(),
+    rule=None,
+    agent="heuristic",
+    games=200,
+    num_players=None,
+    seed=0,
+    workers=None,
+    progress=True,
+) -> RestrictedPlayResult:
+    """Play ``agent`` restricted by ``forbid`` (action ids, kind names) and/or ``rule``
+    against ``agent`` unrestricted for ``games`` games (rounded up to whole seat rotations)."""
+    game = heist_envs.get_game(game_name)
+    if forbid or rule is None:
+        forbidden_ids(game.name, forbid)  # a clear error here, not in a worker
+    plain = parse_entrant(agent)
+    factory = functools.partial(make_restricted, agent=agent, forbid=forbid, rule=rule)
+    result = tournament(
+        game.name,
+        [Entrant(RESTRICTED, factory), plain],
+        games=games,
+        num_players=num_players,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+    )
+    items = [forbid] if isinstance(forbid, (str, int)) else list(forbid)
+    restriction = "forbid " + ", ".join([str(f) for f in items] + ([str(rule)] if rule else []))
+    rows = side_rows(result)
+    return RestrictedPlayResult(game.name, result.num_players, restriction, rows, result)
+
+
+def side_rows(result: TournamentResult) -> list[dict]:
+    """Win rates per entrant, over all sides and then per side."""
+    sides = ["+".join(agents) for agents in result.side_agents]
+    rows = []
+    for index, label in enumerate(result.agents):
+        held = [
+            (side, record["outcomes"][side].won)
+            for record in result.games
+            for side, entrant in enumerate(record["seating"])
+            if entrant == index
+        ]
+        groups = [("all", held)]
+        if len(sides) == 2:  # team games: what each side's holder won
+            groups += [(name, [h for h in held if h[0] == k]) for k, name in enumerate(sides)]
+        for side, outcomes in groups:
+            wins = sum(won for _, won in outcomes)
+            low, high = wilson_interval(wins, len(outcomes))
+            rows.append(
+                {
+                    "agent": label,
+                    "side": side,
+                    "games": len(outcomes),
+                    "wins": wins,
+                    "win_rate": wins / len(outcomes) if outcomes else float("nan"),
+                    "win_low": low,
+                    "win_high": high,
+                }
+            )
+    return rows
+
+
+# Rules that read the observation --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MaxReveals:
+    """Les Toits de Paris: never reveal more than ``cards`` cards in a theft."""
+
+    cards: int
+
+    def __call__(self, observation):
+        revealed = int(np.argmax(observation[TOITS_LAYOUT["revealed"]]))
+        return [CONTINUE] if revealed >= self.cards else []
+
+    def __str__(self):
+        return f"revealing more than {self.cards} cards"
+
+
+@dataclass(frozen=True)
+class NeverBuy:
+    """Thief's Market: never buy a card called ``card`` (every copy of it)."""
+
+    card: str
+
+    def __post_init__(self):
+        if self.card not in MARKET_CARDS:
+            raise ValueError(f"thiefs_market: no card is called {self.card!r}")
+
+    def __call__(self, observation):
+        ids = [i + 1 for i, name in enumerate(MARKET_CARDS) if name == self.card]
+        slots = np.flatnonzero(np.isin(observation[MARKET_LAYOUT["market_card"]], ids))
+        return (BUY_0 + slots).tolist()
+
+    def __str__(self):
+        return f"buying {self.card}"
+
+
+@dataclass(frozen=True)
+class BankNeverPlans:
+    """How to Rob a Bank: the bank never plans its card type ``card`` (robbers unrestricted)."""
+
+    card: int
+
+    def __call__(self, observation):
+        is_bank = observation[BANK_LAYOUT["observer"]][0] == 1
+        return [PLAN_0 + self.card] if is_bank else []
+
+    def __str__(self):
+        return f"the bank planning {BANK_CARDS[0][self.card]}"
