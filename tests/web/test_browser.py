@@ -1,7 +1,8 @@
 """The web table in a real browser (Debian's Chromium, headless): a full game of each game
 played by clicking legal actions, a page reload mid-game, a download that replays, a saved
 record replayed back and forth with seat views that hide other hands, and bad input shown in
-the page. Screenshots go to $HEIST_WEB_SCREENSHOTS (``docs/web`` regenerates the README's)."""
+the page. Each game's table is pictured mid-game in $HEIST_WEB_SCREENSHOTS (``docs/web``
+retakes the README's pictures; by default a temporary folder)."""
 
 import json
 import os
@@ -90,13 +91,14 @@ def test_a_full_game_by_clicking_legal_actions(page, game, screenshots, tmp_path
             page.wait_for_selector(f'#board[data-game="{game}"][data-step="{turn["step"]}"]')
             turn = next_turn(page)
         if moves == SCREENSHOT_AFTER:
+            page.mouse.move(0, 0)
             page.screenshot(path=os.path.join(screenshots, f"{game}.png"), full_page=True)
         click_legal_action(page, turn, rng)
         moves += 1
         turn = next_turn(page)
     assert moves > 5
     assert page.locator("#outcome table.scores").count() == 1
-    page.screenshot(path=os.path.join(screenshots, f"{game}-over.png"), full_page=True)
+    page.screenshot(path=tmp_path / f"{game}-over.png", full_page=True)
 
     with page.expect_download() as download:
         page.click("#download")
@@ -119,7 +121,7 @@ def saved_record(tmp_path, game="art_robbery", num_players=3, seed=5, moves=40):
     return path
 
 
-def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path, screenshots):
+def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path):
     path = saved_record(tmp_path)
     page.click("#show-replay")
     page.set_input_files("#record-file", str(path))
@@ -143,7 +145,7 @@ def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path,
         panel = page.locator(f'#board .player[data-seat="{other}"]')
         assert panel.locator(".card.art").count() == 0
         assert panel.locator(".card.back").count() > 0
-    page.screenshot(path=os.path.join(screenshots, "replay-seat-view.png"), full_page=True)
+    page.screenshot(path=tmp_path / "replay-seat-view.png", full_page=True)
     page.click("#first")
     page.wait_for_selector('#board[data-step="0"][data-seat="1"]')
 

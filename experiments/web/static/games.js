@@ -211,7 +211,7 @@
     const players = t.players
       .map((p, k) => {
         const snap = p.snapshot ? `<div><small>snapshot ${p.snapshot.gems.join("") || "—"}/${p.snapshot.size} · buys allowed ${p.snapshot.buys}</small></div>` : "";
-        return panel(view, k, `<div><span class="gold" title="gold">¤ ${p.gold}</span> <span class="infamy" title="infamy">★ ${p.infamy}</span> <small>pile (${p.pile_size})</small> ${dice(p.pile, p.pawn)}</div>${snap}
+        return panel(view, k, `<div><span class="gold">¤ ${p.gold} gold</span> · <span class="infamy">★ ${p.infamy} infamy</span> · <small>pile (${p.pile_size})</small> ${dice(p.pile, p.pawn)}</div>${snap}
           <div class="owned">${p.cards.map((c) => marketCard(c, true)).join("") || "<small>no cards</small>"}</div>`);
       })
       .join("");
