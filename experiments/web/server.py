@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -27,6 +28,7 @@ from experiments.web.tables import (
     DEFAULT_SEAT,
     HUMAN,
     MAX_RECORD_BYTES,
+    NoSuchTable,
     NotAllowed,
     SessionStore,
     TableError,
@@ -129,12 +131,12 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
 
     async def post_table(request):
         data = await read_json(request)
-        table = await run_in_thread(create_table, data)
+        table = await run_in_threadpool(create_table, data)
         store.add(session(request), table)
         return JSONResponse(table.summary())
 
     async def post_replay(request):
-        table = await run_in_thread(replay_table, await read_body(request))
+        table = await run_in_threadpool(replay_table, await read_body(request))
         store.add(session(request), table)
         return JSONResponse(table.summary())
 
@@ -146,37 +148,26 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         step = request.query_params.get("step", "")
         if step and not step.isdigit():
             raise TableError(f"step must be a whole number, got {step!r}")
-        with table.lock:
-            seat = parse_seat(table, request.query_params.get("seat"))
-            return JSONResponse(table.view(seat, int(step) if step else None))
+        seat = parse_seat(table, request.query_params.get("seat"))
+        view = await locked(table, table.view, seat, int(step) if step else None)
+        return JSONResponse(view)
 
     async def post_move(request):
         table = table_of(request)
         data = await read_json(request)
         if "action" not in data:
             raise TableError('send the move as {"action": <action id>}')
-
-        def move():
-            with table.lock:
-                table.play(data["action"])
-
-        await run_in_thread(move)
+        await locked(table, table.play, data["action"])
         return JSONResponse(table.summary())
 
     async def post_advance(request):
         table = table_of(request)
-
-        def advance():
-            with table.lock:
-                table.advance()
-
-        await run_in_thread(advance)
+        await locked(table, table.advance)
         return JSONResponse(table.summary())
 
     async def get_record(request):
         table = table_of(request)
-        with table.lock:
-            text = table.record_json()
+        text = await locked(table, table.record_json)
         filename = f"{table.game.name}-{table.id}.json"
         return Response(
             text,
@@ -216,9 +207,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         exception_handlers={
             RequestTooLarge: lambda request, e: error(e, 413),
             NotAllowed: lambda request, e: error(e, 403),
-            KeyError: lambda request, e: error(
-                "no such table in this browser session (it may have expired)", 404
-            ),
+            NoSuchTable: lambda request, e: error(e, 404),
             ValueError: lambda request, e: error(e),
         },
     )
@@ -226,11 +215,15 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
     return app
 
 
-async def run_in_thread(function, *args):
-    """Agents' moves and replays compute for a while: off the event loop."""
-    from starlette.concurrency import run_in_threadpool
+async def locked(table, method, *args):
+    """``method(*args)`` of a table, alone at it, off the event loop: an agent's move or a
+    replay may compute for a while (ISMCTS, loading a policy)."""
 
-    return await run_in_threadpool(function, *args)
+    def call():
+        with table.lock:
+            return method(*args)
+
+    return await run_in_threadpool(call)
 
 
 def is_loopback(host) -> bool:

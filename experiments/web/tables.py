@@ -36,6 +36,10 @@ class TableError(ValueError):
     """A request the table refuses; the message is shown in the page."""
 
 
+class NoSuchTable(TableError):
+    """A table id this browser session does not hold (or no longer: the oldest go)."""
+
+
 class NotAllowed(TableError):
     """A view or download that would show a player what their seats cannot see."""
 
@@ -286,5 +290,5 @@ class SessionStore:
             if key in self._sessions:
                 self._sessions.move_to_end(key)
         if table is None:
-            raise KeyError(table_id)
+            raise NoSuchTable("no such table in this browser session (it may have expired)")
         return table

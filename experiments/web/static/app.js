@@ -169,11 +169,14 @@ function schedule(view) {
 async function advance() {
   if (ui.busy) return;
   ui.busy = true;
+  const thinking = setTimeout(() => ($("status").textContent += " · thinking…"), 300);
   try {
     await post(`/api/tables/${ui.table}/advance`);
   } catch (e) {
+    ui.paused = true; // do not ask again and again
     say(e.message);
   } finally {
+    clearTimeout(thinking);
     ui.busy = false;
   }
   ui.step = null;
