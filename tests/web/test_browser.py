@@ -176,3 +176,24 @@ def test_bad_records_and_moves_get_a_message_and_change_nothing(page, tmp_path):
     page.wait_for_function("document.getElementById('message').textContent.includes('1000')")
     assert step_of(page) == step
     assert page.locator("#actions button.legal").count() > 0
+
+
+def test_watch_agents_with_pause_and_step(page):
+    start_game(page, "how_to_rob_a_bank", 2, ["random", "heuristic", "heuristic"], seed=2)
+    assert page.locator("#board .bank-grid .room").count() == 9
+    assert page.locator('#board .room[class*="wall-"]').count() >= 3
+    assert page.locator("#board .piece.guard").count() == 2
+    page.wait_for_function("Number(document.getElementById('board').dataset.step) >= 5")
+    page.click("#pause")
+    page.wait_for_timeout(500)  # a move under way lands, then nothing moves
+    paused_at = int(step_of(page))
+    page.wait_for_timeout(500)
+    assert int(step_of(page)) == paused_at
+    page.click("#step-once")
+    page.wait_for_selector(f'#board[data-step="{paused_at + 1}"]')
+    page.wait_for_timeout(500)
+    assert int(step_of(page)) == paused_at + 1
+    page.click("#pause")  # run again
+    page.wait_for_function(
+        f"Number(document.getElementById('board').dataset.step) >= {paused_at + 4}"
+    )

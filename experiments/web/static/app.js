@@ -1,8 +1,9 @@
 // The web table's page: forms, the position controls and the game loop. The tables
-// themselves are drawn by games.js (window.drawTable).
+// themselves are drawn by games.js (window.drawTable, which also gives escapeHtml).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const escapeHtml = window.escapeHtml;
 const ui = {
   setup: null, // /api/setup: games and the players a seat may have
   table: null, // the table's id
@@ -34,10 +35,6 @@ function say(text) {
   const box = $("message");
   box.textContent = text || "";
   box.hidden = !text;
-}
-
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
 // Setting up games ---------------------------------------------------------------------------

@@ -235,4 +235,5 @@
   };
 
   window.drawTable = (view) => DRAW[view.game](view);
+  window.escapeHtml = esc;
 })();
