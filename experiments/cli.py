@@ -14,6 +14,9 @@ DESCRIPTIONS = {
     "play": "Play a game in the terminal: the table is drawn from your seat and your legal "
     "moves are listed by number. Type a number to play it; q, end of input (Ctrl-D) or "
     "Ctrl-C leaves.",
+    "serve": "Serve the web table: watch agents play, replay saved game records and play "
+    "against agents in a browser. Binds to 127.0.0.1 (this machine only) unless --host says "
+    "otherwise.",
     "arena": "Play a tournament between agents in every seat rotation and print each agent's "
     "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
     "advantage.",
@@ -67,6 +70,19 @@ def run_arena(args):
             print(f"wrote {path}")
 
 
+def add_serve_arguments(parser):
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+
+
+def run_serve(args):
+    try:
+        from experiments.web.server import serve
+    except ModuleNotFoundError as missing:
+        sys.exit(f'heist serve: needs the web extra ({missing}): pip install -e ".[web]"')
+    serve(args.host, args.port)
+
+
 def benchmark_main(rest):
     from experiments import benchmark
 
@@ -102,6 +118,7 @@ def main(argv=None):
         ("demo", "watch a game between random agents", demo.add_arguments),
         ("play", "play a game in the terminal against agents", add_play_arguments),
         ("arena", "a tournament between agents, with ratings", add_arena_arguments),
+        ("serve", "the web table: watch, replay and play in a browser", add_serve_arguments),
     ]:
         add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
     forwarded = {
@@ -122,6 +139,8 @@ def main(argv=None):
             demo.run(args)
         elif args.command == "play":
             return run_play(args)
+        elif args.command == "serve":
+            run_serve(args)
         else:
             run_arena(args)
     except ValueError as error:

@@ -1,0 +1,244 @@
+"""The web table's HTTP server (Starlette): the page, its static files and a small JSON API.
+
+``heist serve`` runs it with uvicorn on 127.0.0.1 unless told otherwise. Only files inside
+``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), every move
+and uploaded record goes through the Python API's checks, and uploads are read as JSON text
+only, up to ``MAX_RECORD_BYTES``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import heist_envs
+from agents.registry import agent_names
+from experiments.web.tables import (
+    DEFAULT_SEAT,
+    HUMAN,
+    MAX_RECORD_BYTES,
+    NoSuchTable,
+    NotAllowed,
+    SessionStore,
+    TableError,
+    new_table,
+    replay_table,
+)
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "heist_session"
+
+
+class RequestTooLarge(TableError):
+    pass
+
+
+def error(message, status=400) -> JSONResponse:
+    return JSONResponse({"error": str(message)}, status_code=status)
+
+
+async def read_body(request: Request, limit=MAX_RECORD_BYTES) -> bytes:
+    """The request body, refused once it passes ``limit`` bytes (without reading the rest)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise RequestTooLarge(f"the upload is larger than the limit of {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise RequestTooLarge(f"the upload is larger than the limit of {limit} bytes")
+    return bytes(body)
+
+
+async def read_json(request: Request, limit=64 << 10) -> dict:
+    try:
+        data = json.loads(await read_body(request, limit))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise TableError("the request must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise TableError("the request must be a JSON object")
+    return data
+
+
+def parse_seat(table, text):
+    """A seat from the ``seat`` query parameter: an index, an agent name or "spectator"
+    (None); without one, the table's default view."""
+    if text is None:
+        return DEFAULT_SEAT
+    if text == "spectator":
+        return None
+    names = table.env.possible_agents
+    if text in names:
+        return names.index(text)
+    if text.isdigit() and int(text) < len(names):
+        return int(text)
+    raise TableError(f"unknown seat {text!r}; seats: spectator, {', '.join(names)}")
+
+
+def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlette:
+    """The web table as an ASGI app. ``allowed_hosts`` limits the Host header (a guard
+    against DNS rebinding when served on loopback); None allows any."""
+    store = store or SessionStore()
+
+    def session(request: Request) -> str:
+        return request.state.session
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    async def setup(request):
+        games = []
+        for name in heist_envs.game_names():
+            game = heist_envs.get_game(name)
+            games.append(
+                {
+                    "name": name,
+                    "title": game.title,
+                    "default_players": game.default_players,
+                    "seats": {
+                        n: game.agent_names(n)
+                        for n in range(game.min_players, game.max_players + 1)
+                    },
+                }
+            )
+        return JSONResponse(
+            {
+                "games": games,
+                "players": [HUMAN, *agent_names()],
+                "max_record_bytes": MAX_RECORD_BYTES,
+            }
+        )
+
+    async def list_tables(request):
+        return JSONResponse([t.summary() for t in store.tables(session(request))])
+
+    def create_table(data):
+        seed = data.get("seed")
+        if seed in ("", None):
+            seed = None
+        return new_table(data.get("game"), data.get("num_players"), data.get("players", []), seed)
+
+    async def post_table(request):
+        data = await read_json(request)
+        table = await run_in_threadpool(create_table, data)
+        store.add(session(request), table)
+        return JSONResponse(table.summary())
+
+    async def post_replay(request):
+        table = await run_in_threadpool(replay_table, await read_body(request))
+        store.add(session(request), table)
+        return JSONResponse(table.summary())
+
+    def table_of(request):
+        return store.get(session(request), request.path_params["table_id"])
+
+    async def get_view(request):
+        table = table_of(request)
+        step = request.query_params.get("step", "")
+        if step and not step.isdigit():
+            raise TableError(f"step must be a whole number, got {step!r}")
+        seat = parse_seat(table, request.query_params.get("seat"))
+        view = await locked(table, table.view, seat, int(step) if step else None)
+        return JSONResponse(view)
+
+    async def post_move(request):
+        table = table_of(request)
+        data = await read_json(request)
+        if "action" not in data:
+            raise TableError('send the move as {"action": <action id>}')
+        await locked(table, table.play, data["action"])
+        return JSONResponse(table.summary())
+
+    async def post_advance(request):
+        table = table_of(request)
+        await locked(table, table.advance)
+        return JSONResponse(table.summary())
+
+    async def get_record(request):
+        table = table_of(request)
+        text = await locked(table, table.record_json)
+        filename = f"{table.game.name}-{table.id}.json"
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    async def sessions(request, call_next):
+        """Each browser gets a random session key in a cookie; its tables live under it."""
+        key = request.cookies.get(COOKIE)
+        fresh = not (key and store.known(key))
+        if fresh:
+            key = store.new_session()
+        request.state.session = key
+        response = await call_next(request)
+        if fresh:
+            response.set_cookie(COOKIE, key, httponly=True, samesite="strict")
+        return response
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/setup", setup),
+            Route("/api/tables", list_tables),
+            Route("/api/tables", post_table, methods=["POST"]),
+            Route("/api/replay", post_replay, methods=["POST"]),
+            Route("/api/tables/{table_id}/view", get_view),
+            Route("/api/tables/{table_id}/move", post_move, methods=["POST"]),
+            Route("/api/tables/{table_id}/advance", post_advance, methods=["POST"]),
+            Route("/api/tables/{table_id}/record", get_record),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or ["*"]),
+            Middleware(BaseHTTPMiddleware, dispatch=sessions),
+        ],
+        exception_handlers={
+            RequestTooLarge: lambda request, e: error(e, 413),
+            NotAllowed: lambda request, e: error(e, 403),
+            NoSuchTable: lambda request, e: error(e, 404),
+            ValueError: lambda request, e: error(e),
+        },
+    )
+
+    return app
+
+
+async def locked(table, method, *args):
+    """``method(*args)`` of a table, alone at it, off the event loop: an agent's move or a
+    replay may compute for a while (ISMCTS, loading a policy)."""
+
+    def call():
+        with table.lock:
+            return method(*args)
+
+    return await run_in_threadpool(call)
+
+
+def is_loopback(host) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(host="127.0.0.1", port=8000):
+    """Run the web table until interrupted."""
+    import uvicorn
+
+    allowed = ["127.0.0.1", "localhost", host] if is_loopback(host) else None
+    print(f"heist web table on http://{host}:{port}/ (Ctrl-C stops it)")
+    uvicorn.run(create_app(allowed_hosts=allowed), host=host, port=port, log_level="warning")

@@ -1,0 +1,295 @@
+// The web table's page: forms, the position controls and the game loop. The tables
+// themselves are drawn by games.js (window.drawTable, which also gives escapeHtml).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const escapeHtml = window.escapeHtml;
+const ui = {
+  setup: null, // /api/setup: games and the players a seat may have
+  table: null, // the table's id
+  view: null, // the last view drawn
+  seat: null, // the seat whose view is shown; null: the spectator's
+  step: null, // the position shown; null: the latest
+  paused: false,
+  timer: null,
+  busy: false,
+};
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { credentials: "same-origin", ...options });
+  const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function post(path, body) {
+  const isText = typeof body === "string";
+  return api(path, {
+    method: "POST",
+    headers: { "Content-Type": isText ? "text/plain" : "application/json" },
+    body: isText ? body : JSON.stringify(body || {}),
+  });
+}
+
+function say(text) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+// Setting up games ---------------------------------------------------------------------------
+
+function fillSetup() {
+  const game = ui.setup.games.find((g) => g.name === $("game").value);
+  const counts = Object.keys(game.seats);
+  const current = $("num-players").value;
+  $("num-players").innerHTML = counts.map((n) => `<option>${n}</option>`).join("");
+  $("num-players").value = counts.includes(current) ? current : String(game.default_players);
+  fillSeats();
+}
+
+function fillSeats() {
+  const game = ui.setup.games.find((g) => g.name === $("game").value);
+  const seats = game.seats[$("num-players").value];
+  $("seat-choices").innerHTML = seats
+    .map((name, k) => {
+      const options = ui.setup.players
+        .map((p) => `<option value="${p}" ${p === (k === 0 ? "human" : "heuristic") ? "selected" : ""}>${p === "human" ? "you" : p}</option>`)
+        .join("");
+      return `<label>${escapeHtml(name)} <select class="seat-player" data-seat="${k}">${options}</select></label>`;
+    })
+    .join("");
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const players = [...document.querySelectorAll(".seat-player")].map((s) => s.value);
+  $("start").disabled = true;
+  $("start").textContent = "Starting…";
+  try {
+    const seed = $("seed").value === "" ? null : Number($("seed").value);
+    const table = await post("/api/tables", {
+      game: $("game").value,
+      num_players: Number($("num-players").value),
+      players,
+      seed,
+    });
+    openTable(table.id);
+  } catch (e) {
+    say(e.message);
+  } finally {
+    $("start").disabled = false;
+    $("start").textContent = "Start";
+  }
+}
+
+async function loadRecord(event) {
+  event.preventDefault();
+  const file = $("record-file").files[0];
+  const limit = ui.setup.max_record_bytes;
+  if (file && file.size > limit) return say(`This record is larger than the limit of ${limit} bytes.`);
+  const text = file ? await file.text() : $("record-text").value;
+  if (new Blob([text]).size > limit) return say(`This record is larger than the limit of ${limit} bytes.`);
+  if (!text.trim()) return say("Choose a record file or paste one.");
+  try {
+    const table = await post("/api/replay", text);
+    openTable(table.id, 0);
+  } catch (e) {
+    say(`This record cannot be replayed: ${e.message}`);
+  }
+}
+
+async function refreshTables() {
+  const tables = await api("/api/tables");
+  $("tables").innerHTML =
+    `<option value="">your tables…</option>` +
+    tables
+      .map((t) => `<option value="${t.id}">${escapeHtml(t.title)}, ${t.mode}, ${t.steps} moves${t.over ? ", over" : ""}</option>`)
+      .join("");
+  $("tables").value = ui.table || "";
+  return tables;
+}
+
+// A table ------------------------------------------------------------------------------------
+
+function openTable(id, step = null) {
+  ui.table = id;
+  ui.seat = null;
+  ui.step = step;
+  ui.paused = false;
+  ui.view = null;
+  history.replaceState(null, "", `#table=${id}`);
+  $("new-game").hidden = true;
+  $("replay").hidden = true;
+  $("game-area").hidden = false;
+  say("");
+  refreshTables();
+  update();
+}
+
+// The view asked for: the seat chosen, or none (the server's default: your seat in a game
+// you play, while it runs; the spectator's otherwise).
+async function fetchView() {
+  const params = new URLSearchParams();
+  const playing = ui.view && ui.view.mode === "play" && !ui.view.over;
+  if (ui.view && ui.view.id === ui.table && !playing) params.set("seat", ui.seat ?? "spectator");
+  if (ui.step !== null) params.set("step", ui.step);
+  return api(`/api/tables/${ui.table}/view?${params}`);
+}
+
+async function update() {
+  clearTimeout(ui.timer);
+  if (!ui.table) return;
+  let view;
+  try {
+    view = await fetchView();
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  ui.view = view;
+  ui.seat = view.seat;
+  draw(view);
+  schedule(view);
+}
+
+function agentMoves(view) {
+  const live = view.step === view.steps;
+  return live && !view.over && view.actor !== null && view.players[view.actor] !== "human" && view.mode !== "replay";
+}
+
+function schedule(view) {
+  if (!agentMoves(view) || ui.paused) return;
+  ui.timer = setTimeout(advance, Number($("pace").value));
+}
+
+async function advance() {
+  if (ui.busy) return;
+  ui.busy = true;
+  const thinking = setTimeout(() => ($("status").textContent += " · thinking…"), 300);
+  try {
+    await post(`/api/tables/${ui.table}/advance`);
+  } catch (e) {
+    ui.paused = true; // do not ask again and again
+    say(e.message);
+  } finally {
+    clearTimeout(thinking);
+    ui.busy = false;
+  }
+  ui.step = null;
+  await update();
+}
+
+async function playAction(action) {
+  if (ui.busy) return;
+  ui.busy = true;
+  try {
+    await post(`/api/tables/${ui.table}/move`, { action });
+    say("");
+  } catch (e) {
+    say(e.message);
+  } finally {
+    ui.busy = false;
+  }
+  await update();
+}
+
+function goTo(step) {
+  if (!ui.view) return;
+  const last = ui.view.steps;
+  step = Math.max(0, Math.min(last, step));
+  ui.step = step === last ? null : step;
+  update();
+}
+
+function draw(view) {
+  const names = view.agents;
+  const label = (k) => `${names[k]} (${view.players[k] === "human" ? "you" : view.players[k]})`;
+  $("title").textContent = `${view.title} · ${view.mode}`;
+  $("slider").max = view.steps;
+  $("slider").value = view.step;
+  $("step-label").textContent = `move ${view.step} of ${view.steps}`;
+  $("pace-controls").hidden = view.mode === "replay";
+  $("pause").textContent = ui.paused ? "Run" : "Pause";
+  const playing = view.mode === "play" && !view.over;
+  const seats = playing ? [view.seat] : [null, ...names.map((_, k) => k)];
+  $("view-seat").innerHTML = seats
+    .map((k) => `<option value="${k ?? ""}">${k === null ? "spectator" : escapeHtml(names[k])}</option>`)
+    .join("");
+  $("view-seat").value = view.seat ?? "";
+  $("view-seat").disabled = playing;
+  const canDownload = view.mode !== "play" || view.over;
+  $("download").hidden = !canDownload;
+  $("download").href = `/api/tables/${view.id}/record`;
+
+  let status;
+  if (view.outcome) status = view.outcome.truncated ? "Game over (cut short: no winner)" : "Game over";
+  else status = `To act: ${label(view.actor)}`;
+  if (view.last) status += ` · last move: ${names[view.last.seat]} — ${view.last.name}`;
+  $("status").textContent = status;
+  $("status").className = view.outcome ? "over" : "";
+
+  const board = $("board");
+  board.dataset.game = view.game;
+  board.dataset.step = view.step;
+  board.dataset.seat = view.seat ?? "spectator";
+  board.innerHTML = window.drawTable(view);
+
+  $("actions").innerHTML = view.legal.length
+    ? `<h3>Your move as ${escapeHtml(names[view.actor])}</h3>` +
+      view.legal.map((a) => `<button type="button" class="legal" data-action="${a.action}">${escapeHtml(a.name)}</button>`).join("")
+    : view.mode === "play" && !view.over && view.step === view.steps
+      ? `<p class="hint">Waiting for ${escapeHtml(label(view.actor))}…</p>`
+      : "";
+  $("outcome").innerHTML = view.outcome ? outcomeHtml(view) : "";
+  $("log").innerHTML = view.log
+    .map((m) => `<li value="${m.step}" class="${m.step === view.step ? "last" : ""}"><b>${escapeHtml(names[m.seat])}</b> ${escapeHtml(m.name)}</li>`)
+    .join("");
+}
+
+function outcomeHtml(view) {
+  const o = view.outcome;
+  const keys = Object.keys(o.scores);
+  const rows = view.agents
+    .map((name, k) => {
+      const cells = keys.map((key) => `<td>${escapeHtml(o.scores[key][k] ?? "")}</td>`).join("");
+      return `<tr><th>${escapeHtml(name)}</th><td>${o.rewards[k]}</td>${cells}</tr>`;
+    })
+    .join("");
+  return `<h3>Result</h3><table class="scores"><tr><th></th><th>reward</th>${keys.map((k) => `<th>${escapeHtml(k)}</th>`).join("")}</tr>${rows}</table>`;
+}
+
+// Wiring -------------------------------------------------------------------------------------
+
+async function init() {
+  ui.setup = await api("/api/setup");
+  $("game").innerHTML = ui.setup.games.map((g) => `<option value="${g.name}">${escapeHtml(g.title)}</option>`).join("");
+  fillSetup();
+  $("game").onchange = fillSetup;
+  $("num-players").onchange = fillSeats;
+  $("new-form").onsubmit = startGame;
+  $("replay-form").onsubmit = loadRecord;
+  $("show-new").onclick = () => { $("new-game").hidden = false; $("replay").hidden = true; };
+  $("show-replay").onclick = () => { $("replay").hidden = false; $("new-game").hidden = true; };
+  $("tables").onchange = () => $("tables").value && openTable($("tables").value);
+  $("first").onclick = () => goTo(0);
+  $("back").onclick = () => goTo(ui.view.step - 1);
+  $("forward").onclick = () => goTo(ui.view.step + 1);
+  $("latest").onclick = () => goTo(ui.view.steps);
+  $("slider").oninput = () => goTo(Number($("slider").value));
+  $("pause").onclick = () => { ui.paused = !ui.paused; update(); };
+  $("step-once").onclick = () => { ui.paused = true; if (ui.view && agentMoves(ui.view)) advance(); else update(); };
+  $("pace").value = localStorage.getItem("pace") || $("pace").value;
+  $("pace").onchange = () => { localStorage.setItem("pace", $("pace").value); update(); };
+  $("view-seat").onchange = () => { ui.seat = $("view-seat").value === "" ? null : Number($("view-seat").value); update(); };
+  $("actions").onclick = (event) => {
+    const button = event.target.closest("button.legal");
+    if (button) playAction(Number(button.dataset.action));
+  };
+  const tables = await refreshTables();
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
+  if (wanted && tables.some((t) => t.id === wanted)) openTable(wanted);
+  else $("new-game").hidden = false;
+}
+
+init().catch((e) => say(e.message));

@@ -1,0 +1,93 @@
+"""A live web table for the tests: ``heist serve`` on a free port, and Debian's Chromium
+driven by Playwright (no browser download)."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of ``heist serve`` running on loopback, in its own process, for the
+    whole test session."""
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/setup", timeout=5).close()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"heist serve did not start: {process.stdout.read().decode()}")
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the system (CI installs Debian's chromium package)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs Chromium at {CHROMIUM} (apt-get install chromium)")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh browser session (its own cookie) on the table's page."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(server)
+    yield page
+    context.close()
+    assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory):
+    """Where screenshots go: $HEIST_WEB_SCREENSHOTS (docs/web regenerates the README's), else
+    a temporary folder."""
+    folder = os.environ.get("HEIST_WEB_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        return folder
+    return str(tmp_path_factory.mktemp("screenshots"))

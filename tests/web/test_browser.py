@@ -1,0 +1,199 @@
+"""The web table in a real browser (Debian's Chromium, headless): a full game of each game
+played by clicking legal actions, a page reload mid-game, a download that replays, a saved
+record replayed back and forth with seat views that hide other hands, and bad input shown in
+the page. Each game's table is pictured mid-game in $HEIST_WEB_SCREENSHOTS (``docs/web``
+retakes the README's pictures; by default a temporary folder)."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import heist_envs
+from heist_envs.core.record import GameRecord
+
+#: game -> (player count, who plays each seat): you in one or more seats, random agents in
+#: the others (How to Rob a Bank: you run both robbers against the bank).
+PLAY = {
+    "art_robbery": (2, ["human", "random"]),
+    "toits_de_paris": (2, ["human", "random"]),
+    "how_to_rob_a_bank": (2, ["random", "human", "human"]),
+    "thiefs_market": (3, ["human", "random", "random"]),
+}
+SCREENSHOT_AFTER = 20  # your moves before the table's picture is taken
+
+
+def start_game(page, game, num_players, players, seed):
+    page.click("#show-new")
+    page.select_option("#game", game)
+    page.select_option("#num-players", str(num_players))
+    for k, who in enumerate(players):
+        page.select_option(f'.seat-player[data-seat="{k}"]', who)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector(f'#board[data-game="{game}"]')
+    page.select_option("#pace", "0")
+
+
+def next_turn(page) -> dict:
+    """Wait until you may move or the game is over: the position shown, the seat it is drawn
+    from and how many legal actions are offered (none once the game is over)."""
+    handle = page.wait_for_function(
+        """() => {
+            const board = document.getElementById("board");
+            const legal = document.querySelectorAll("#actions button.legal").length;
+            const over = document.querySelector("#status.over") !== null;
+            const {step, seat} = board.dataset;
+            return (legal || over) && {legal, over, step, seat};
+        }"""
+    )
+    return handle.json_value()
+
+
+def step_of(page) -> str:
+    return page.get_attribute("#board", "data-step")
+
+
+def click_legal_action(page, turn, rng):
+    page.locator("#actions button.legal").nth(int(rng.integers(turn["legal"]))).click()
+    page.wait_for_function(f"document.getElementById('board').dataset.step !== '{turn['step']}'")
+
+
+def check_seat_view_hides_other_hands(page, game, seat):
+    """The table is drawn from your seat: other sides' hands are card backs only."""
+    if game == "art_robbery":
+        others = page.locator(f'#board .player:not([data-seat="{seat}"])')
+        assert others.locator(".card.art").count() == 0
+        assert page.locator(f'#board .player[data-seat="{seat}"] .hand .card.art').count() > 0
+    if game == "how_to_rob_a_bank":  # you are the robbers: the bank's hand is hidden
+        assert page.locator('#board .player[data-seat="0"] .hand .card.plan').count() == 0
+
+
+@pytest.mark.parametrize(
+    "game",
+    # one game in the default suite; the longer three (half a minute each) with -m slow
+    [g if g == "art_robbery" else pytest.param(g, marks=pytest.mark.slow) for g in PLAY],
+)
+def test_a_full_game_by_clicking_legal_actions(page, game, screenshots, tmp_path):
+    num_players, players = PLAY[game]
+    mine = [k for k, who in enumerate(players) if who == "human"]
+    rng = np.random.default_rng(1)
+    start_game(page, game, num_players, players, seed=7)
+    moves = 0
+    turn = next_turn(page)
+    while not turn["over"]:
+        assert int(turn["seat"]) in mine
+        if moves % 10 == 0:
+            check_seat_view_hides_other_hands(page, game, int(turn["seat"]))
+        if moves == 3:  # a reload keeps the game in progress
+            page.reload()
+            page.wait_for_selector(f'#board[data-game="{game}"][data-step="{turn["step"]}"]')
+            turn = next_turn(page)
+        if moves == SCREENSHOT_AFTER:
+            page.mouse.move(0, 0)
+            page.screenshot(path=os.path.join(screenshots, f"{game}.png"), full_page=True)
+        click_legal_action(page, turn, rng)
+        moves += 1
+        turn = next_turn(page)
+    assert moves > 5
+    assert page.locator("#outcome table.scores").count() == 1
+    page.screenshot(path=tmp_path / f"{game}-over.png", full_page=True)
+
+    with page.expect_download() as download:
+        page.click("#download")
+    with open(download.value.path()) as saved:
+        record = GameRecord.from_json(saved.read())
+    assert record.game == heist_envs.get_game(game).env_name
+    assert len(record.actions) == int(step_of(page))
+    env = record.replay()
+    assert all(env.terminations[a] or env.truncations[a] for a in env.possible_agents)
+
+
+def saved_record(tmp_path, game="art_robbery", num_players=3, seed=5, moves=40):
+    env = heist_envs.make(game, num_players=num_players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        env.step(int(rng.choice(env.legal_actions())))
+    path = tmp_path / "record.json"
+    path.write_text(env.game_record().to_json())
+    return path
+
+
+def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path):
+    path = saved_record(tmp_path)
+    page.click("#show-replay")
+    page.set_input_files("#record-file", str(path))
+    page.click("#load-record")
+    page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
+    assert page.text_content("#step-label") == "move 0 of 40"
+    for _ in range(3):
+        page.click("#forward")
+    page.wait_for_selector('#board[data-step="3"]')
+    page.click("#back")
+    page.wait_for_selector('#board[data-step="2"]')
+    page.click("#latest")
+    page.wait_for_selector('#board[data-step="40"]')
+
+    # the spectator sees every hand; a seat sees its own and card backs for the others
+    assert page.locator("#board .card.back").count() == 1  # the draw pile only
+    page.select_option("#view-seat", "1")
+    page.wait_for_selector('#board[data-seat="1"]')
+    assert page.locator('#board .player[data-seat="1"] .hand .card.art').count() > 0
+    for other in (0, 2):
+        panel = page.locator(f'#board .player[data-seat="{other}"]')
+        assert panel.locator(".card.art").count() == 0
+        assert panel.locator(".card.back").count() > 0
+    page.screenshot(path=tmp_path / "replay-seat-view.png", full_page=True)
+    page.click("#first")
+    page.wait_for_selector('#board[data-step="0"][data-seat="1"]')
+
+
+def test_bad_records_and_moves_get_a_message_and_change_nothing(page, tmp_path):
+    page.click("#show-replay")
+    page.fill("#record-text", "{not json")
+    page.click("#load-record")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "not valid JSON" in page.text_content("#message")
+
+    record = json.loads(saved_record(tmp_path).read_text())
+    record["actions"].append(999)
+    page.fill("#record-text", json.dumps(record))
+    page.click("#load-record")
+    page.wait_for_function("document.getElementById('message').textContent.includes('999')")
+
+    big = tmp_path / "big.json"
+    big.write_text(" " * (2 << 20))
+    page.set_input_files("#record-file", str(big))
+    page.click("#load-record")
+    page.wait_for_function("document.getElementById('message').textContent.includes('limit')")
+    assert page.locator("#game-area").is_hidden()  # no table was made
+
+    start_game(page, "art_robbery", 2, ["human", "random"], seed=3)
+    step = next_turn(page)["step"]
+    page.evaluate("playAction(1000)")
+    page.wait_for_function("document.getElementById('message').textContent.includes('1000')")
+    assert step_of(page) == step
+    assert page.locator("#actions button.legal").count() > 0
+
+
+def test_watch_agents_with_pause_and_step(page):
+    start_game(page, "how_to_rob_a_bank", 2, ["random", "heuristic", "heuristic"], seed=2)
+    assert page.locator("#board .bank-grid .room").count() == 9
+    assert page.locator('#board .room[class*="wall-"]').count() >= 3
+    assert page.locator("#board .piece.guard").count() == 2
+    page.wait_for_function("Number(document.getElementById('board').dataset.step) >= 5")
+    page.click("#pause")
+    page.wait_for_timeout(500)  # a move under way lands, then nothing moves
+    paused_at = int(step_of(page))
+    page.wait_for_timeout(500)
+    assert int(step_of(page)) == paused_at
+    page.click("#step-once")
+    page.wait_for_selector(f'#board[data-step="{paused_at + 1}"]')
+    page.wait_for_timeout(500)
+    assert int(step_of(page)) == paused_at + 1
+    page.click("#pause")  # run again
+    page.wait_for_function(
+        f"Number(document.getElementById('board').dataset.step) >= {paused_at + 4}"
+    )

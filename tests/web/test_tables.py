@@ -1,0 +1,60 @@
+"""Tables and sessions without the HTTP layer."""
+
+import pytest
+
+from experiments.web.tables import (
+    NoSuchTable,
+    NotAllowed,
+    SessionStore,
+    TableError,
+    new_table,
+    replay_table,
+)
+
+
+def test_sessions_keep_their_newest_tables_and_forget_the_oldest_sessions():
+    store = SessionStore(max_sessions=2, max_tables=2)
+    first = store.new_session()
+    tables = [new_table("art_robbery", 2, ["random", "random"], seed=k) for k in range(3)]
+    for table in tables:
+        store.add(first, table)
+    assert store.tables(first) == tables[1:]
+    with pytest.raises(NoSuchTable):
+        store.get(first, tables[0].id)
+    second = store.new_session()
+    with pytest.raises(NoSuchTable):
+        store.get(second, tables[1].id)
+    store.new_session()
+    assert not store.known(first) and store.known(second)
+
+
+def test_a_replayed_record_shows_every_position_of_the_game():
+    table = new_table("how_to_rob_a_bank", 3, ["heuristic", "random", "random"], seed=4)
+    for _ in range(40):
+        table.advance()
+    replay = replay_table(table.record_json().encode())
+    assert replay.mode == "replay" and len(replay.moves) == 40
+    for step in (0, 1, 20, 40):
+        assert replay.view(None, step) | {"id": 0, "mode": 0, "players": 0} == table.view(
+            None, step
+        ) | {"id": 0, "mode": 0, "players": 0}
+    with pytest.raises(TableError, match="step must be 0 to 40"):
+        replay.view(None, 41)
+
+
+def test_while_you_play_other_views_and_the_record_wait_for_the_end():
+    table = new_table("toits_de_paris", 2, ["human", "random"], seed=1)
+    assert table.view()["seat"] == 0
+    with pytest.raises(NotAllowed):
+        table.view(None)
+    with pytest.raises(NotAllowed):
+        table.view(1)
+    with pytest.raises(NotAllowed):
+        table.record_json()
+    while not table.over:
+        if table.actor() == 0:
+            table.play(table.env.legal_actions()[-1])
+        else:
+            table.advance()
+    assert table.view(None)["outcome"]["rewards"]
+    assert table.record_json()
