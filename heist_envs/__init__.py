@@ -8,7 +8,10 @@
 
 from types import SimpleNamespace
 
+from heist_envs.core.threads import apply_defaults
 from heist_envs.registry import GAME_MODULES, game_names, get_game, make
+
+apply_defaults()  # before the first parallel loop loads OpenMP: see heist_envs.core.threads
 
 __all__ = ["game_names", "get_game", "make"] + [f"{name}_v0" for name in GAME_MODULES]
 
