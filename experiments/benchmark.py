@@ -17,9 +17,9 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   on idle cores and beside a busy neighbour (another process spinning on one core), with the
   thread defaults of :mod:`heist_envs.core.threads`.
 
-``--quick`` (under two minutes on a 2-core machine) measures each row for a quarter of a
-second, batches of 1 and 1024 only, and short training runs. ``--json PATH`` is rewritten
-after every row, so an interrupted run keeps what it measured.
+``--quick`` (under two minutes on an otherwise idle 2-core machine) measures each row for a
+quarter of a second, batches of 1024 only, and short training runs on 64 games. ``--json
+PATH`` is rewritten after every row, so an interrupted run keeps what it measured.
 
     python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
 """
@@ -155,7 +155,7 @@ def openspiel_loop(game_name, with_tensor, seconds):
 
 
 BATCH_SIZES = (1, 64, 1024, 4096)
-QUICK_BATCH_SIZES = (1, 1024)
+QUICK_BATCH_SIZES = (1024,)
 
 
 def batch_engine(name, num_players, batch, seconds):
@@ -215,12 +215,15 @@ def pgx_batch(env_name, batch, seconds):
 
 
 def sb3_training(name, num_players, timesteps, num_envs=256):
-    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time."""
+    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time,
+    with torch on one thread (as ``experiments.train`` runs it: the network is small)."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     from heist_envs.core.single_agent import SelfPlayVecEnv
 
     env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, seed=0)
+    torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=1024, device="cpu", seed=0)
     model.learn(env.num_envs * 32)  # warm-up: compilation, first rollout
     env.env_seconds = 0.0
@@ -230,8 +233,13 @@ def sb3_training(name, num_players, timesteps, num_envs=256):
     return timesteps / elapsed, env.env_seconds / elapsed
 
 
+class TimeUp(Exception):
+    """Stops a benchmark game once its time is up."""
+
+
 def ismcts_speed(name, num_players, seconds):
-    """ISMCTS simulations per second (1000 per decision) in games against random agents."""
+    """ISMCTS simulations per second (1000 per decision) in games against random agents,
+    over the decisions made in ``seconds`` (the last game is cut short)."""
     from agents.arena import play
     from agents.base import RandomAgent
     from agents.ismcts import ISMCTSAgent
@@ -245,10 +253,17 @@ def ismcts_speed(name, num_players, seconds):
         seed=0,
     )  # compile
     start = time.perf_counter()
+
+    def stop_when_done(env, agent_name, action):
+        if time.perf_counter() - start > seconds:
+            raise TimeUp
+
     seed = 0
-    while time.perf_counter() - start < seconds:
-        seed += 1
-        play(name, [agent] + [RandomAgent(seed)] * (seats - 1), num_players, seed=seed)
+    with contextlib.suppress(TimeUp):
+        while True:
+            seed += 1
+            opponents = [RandomAgent(seed)] * (seats - 1)
+            play(name, [agent, *opponents], num_players, seed=seed, on_step=stop_when_done)
     return agent.simulations_run / agent.search_seconds
 
 
@@ -320,6 +335,7 @@ def run(
     players=PLAYERS,
     sections=SECTIONS,
     train_steps=65_536,
+    train_envs=256,
     batch_sizes=BATCH_SIZES,
     json_path=None,
 ):
@@ -344,7 +360,10 @@ def run(
                 json.dump(rows, f, indent=1)
         unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
         more = "".join(f"  {k} {v}" for k, v in extra.items())
-        print(f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}")
+        print(
+            f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}",
+            flush=True,
+        )
 
     counts = {}
     for name in games:
@@ -384,7 +403,7 @@ def run(
                     )
     if "train" in sections and installed("sb3_contrib"):
         for name, n in counts.items():
-            rate, share = sb3_training(name, n, train_steps)
+            rate, share = sb3_training(name, n, train_steps, train_envs)
             record("heist-envs", name, "sb3-maskable-ppo", n, rate, env_share=round(share, 3))
     if "search" in sections:
         for name, n in counts.items():
@@ -404,7 +423,7 @@ def run(
                 rates = batch_engine(name, n, 1024, seconds)
                 record("heist-envs", name, "batch-1024", n, *rates, neighbour=neighbour)
                 if installed("sb3_contrib"):
-                    rate, share = sb3_training(name, n, train_steps // 4, num_envs=64)
+                    rate, share = sb3_training(name, n, train_steps, train_envs)
                     record(
                         "heist-envs",
                         name,
@@ -469,10 +488,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")
     seconds = 0.25 if args.quick else 3.0
-    train_steps = 8_192 if args.quick else 65_536
+    train_steps, train_envs = (2_048, 64) if args.quick else (65_536, 256)
     batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES
     rows = run(
-        args.games, seconds, args.players, args.sections, train_steps, batch_sizes, args.json
+        args.games,
+        seconds,
+        args.players,
+        args.sections,
+        train_steps,
+        train_envs,
+        batch_sizes,
+        args.json,
     )
     print()
     for line in ratios(rows):
