@@ -1,5 +1,5 @@
 """Agents that play heist-envs games from observations alone."""
 
-from agents.base import Agent, InfoSet, RandomAgent
+from .base import Agent, InfoSet, RandomAgent
 
 __all__ = ["Agent", "InfoSet", "RandomAgent"]

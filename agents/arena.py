@@ -33,10 +33,11 @@ from openskill.models import PlackettLuce
 from tqdm import tqdm
 
 import heist_envs
-from agents.base import InfoSet
-from agents.registry import AGENT_FACTORIES, agent_names, make_agent
-from agents.stats import mean_interval, wilson_interval
 from heist_envs.core.game import normalize_seed
+
+from .base import InfoSet
+from .registry import AGENT_FACTORIES, agent_names, make_agent
+from .stats import mean_interval, wilson_interval
 
 log = logging.getLogger(__name__)
 
@@ -161,9 +162,9 @@ class Entrant:
     agent: str | Callable
     kwargs: dict = field(default_factory=dict)
 
-    def build(self, game_name, seed=None):
+    def build(self, game_name, seed=None, num_players=None):
         if isinstance(self.agent, str):
-            return make_agent(self.agent, game_name, seed=seed, **self.kwargs)
+            return make_agent(self.agent, game_name, seed, num_players, **self.kwargs)
         return self.agent(game_name, seed=seed, **self.kwargs)
 
 
@@ -261,7 +262,9 @@ class _Table:
         index, seed, seating = task
         entrant_of_seat = {k: seating[i] for i, seats in enumerate(self.sides) for k in seats}
         agents = [
-            self.entrants[entrant_of_seat[k]].build(self.env.game.name, seed=agent_seed(seed, k))
+            self.entrants[entrant_of_seat[k]].build(
+                self.env.game.name, agent_seed(seed, k), self.env.num_players
+            )
             for k in range(len(self.env.possible_agents))
         ]
         result = run_game(self.env, agents, seed, forfeit=True)
@@ -336,7 +339,7 @@ def tournament(
         raise ValueError(f"games must be at least 1, got {games}")
     for entrant in entrants:  # fail here, not in a worker, if one cannot be built
         try:
-            entrant.build(game.name, seed=0)
+            entrant.build(game.name, seed=0, num_players=num_players)
         except TypeError as error:
             raise ValueError(f"agent {entrant.label!r} cannot be built: {error}") from error
     sides = side_seats(game, num_players)

@@ -24,9 +24,10 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from agents.rollouts import rollout_module
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
+
+from .rollouts import rollout_module
 
 UNEXPANDED = -1
 
@@ -220,9 +221,9 @@ class ISMCTSAgent:
             raise ValueError(f"{self.game.name} has no rollout policy; use rollout='random'")
         unknown = sorted(set(settings) - set(SEARCH_SETTINGS))
         if unknown:
+            allowed = ["simulations", "seconds", "max_nodes", "rollout", *SEARCH_SETTINGS]
             raise ValueError(
-                f"unknown ISMCTS setting(s) {', '.join(unknown)}; "
-                f"settings: {', '.join(SEARCH_SETTINGS)}"
+                f"unknown ISMCTS setting(s) {', '.join(unknown)}; settings: {', '.join(allowed)}"
             )
         defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
         self.settings = {

@@ -1,11 +1,24 @@
 """A trained MaskablePPO policy as an agent, and the policies shipped with the package.
 
-SB3 checkpoints are pickles: load only checkpoints from a trusted source.
+Checkpoints load without unpickling Python objects: only the policy's tensors are read, with
+``torch.load(weights_only=True)``, into a network built from the game's spaces and the
+architecture in the checkpoint's ``.json`` metadata. Two layouts are read this way:
+
+- a whole SB3 model (``model.save``, as ``experiments.train`` writes it): the tensors of its
+  ``policy.pth`` member; the rest of the zip (pickled optimiser settings, schedules) is never
+  opened;
+- a policy alone (``save_checkpoint(..., policy_only=True)``, the shipped files): the
+  policy's ``state_dict``, written with ``torch.save``.
+
+A policy saved by SB3's own ``policy.save`` pickles its constructor arguments; it is refused
+unless loaded with ``trusted=True`` (``export_policy`` then rewrites it in the safe layout).
 """
 
 from __future__ import annotations
 
 import json
+import pickle
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -15,44 +28,176 @@ from heist_envs.core.errors import GameRecordError
 
 POLICY_DIR = Path(__file__).parent / "policies"
 
+#: Activation functions a checkpoint may name (metadata ``activation``), by lower-case name.
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "gelu": "GELU", "silu": "SiLU"}
+#: SB3's default for MlpPolicy, for checkpoints whose metadata names none.
+DEFAULT_ACTIVATION = "tanh"
+
 
 def checkpoint_info(path) -> dict:
     """The metadata saved beside a checkpoint (``<checkpoint>.json``)."""
-    meta = Path(path).with_suffix(".json")
-    if not meta.exists():
-        raise GameRecordError(f"{meta} is missing: cannot tell which game {path} was trained on")
-    return json.loads(meta.read_text())
+    path = Path(path)
+    if not path.is_file():
+        raise GameRecordError(f"checkpoint {path} not found")
+    meta = path.with_suffix(".json")
+    if not meta.is_file():
+        raise GameRecordError(
+            f"checkpoint {path} has no metadata file {meta.name} beside it (save_checkpoint "
+            "writes one), so its game and player count are unknown"
+        )
+    try:
+        info = json.loads(meta.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise GameRecordError(f"checkpoint metadata {meta} is not valid JSON: {error}") from None
+    if not isinstance(info, dict) or "game" not in info or "num_players" not in info:
+        raise GameRecordError(f"checkpoint metadata {meta} needs the keys game and num_players")
+    return info
 
 
-def save_checkpoint(model, path, game_name, num_players, policy_only=False, **extra):
-    """Save a model (or, with ``policy_only``, just its policy: a small file to ship) with
-    the metadata :class:`PPOAgent` checks when loading it."""
-    path = Path(path).with_suffix(".zip")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    (model.policy if policy_only else model).save(path)
-    info = {"game": game_name, "num_players": num_players, "policy_only": policy_only, **extra}
+def trained_counts(info) -> list[int]:
+    """The player counts a checkpoint was trained for: ``num_players`` is one count, or a
+    list of them for a count-general policy."""
+    counts = info["num_players"]
+    return list(counts) if isinstance(counts, list) else [counts]
+
+
+def check_checkpoint(path, game_name, num_players=None) -> tuple[dict, int]:
+    """The checkpoint's metadata and the player count to play it at (its own if
+    ``num_players`` is None); raises if it was trained for another game or count."""
+    game = heist_envs.get_game(game_name)
+    info = checkpoint_info(path)
+    counts = trained_counts(info)
+    if num_players is None and len(counts) == 1:
+        num_players = counts[0]
+    num_players = game.check_players(num_players)
+    if info["game"] != game.name or num_players not in counts:
+        trained = " or ".join(str(n) for n in counts)
+        raise GameRecordError(
+            f"checkpoint {path} was trained for {info['game']} with {trained} players, "
+            f"not {game.name} with {num_players}"
+        )
+    return info, num_players
+
+
+def write_info(path, game_name, num_players, policy_only, activation, extra) -> Path:
+    info = {"game": game_name, "num_players": num_players, "policy_only": policy_only}
+    info |= {"activation": activation.__name__.lower(), **extra}
     path.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return path
 
 
-def export_policy(checkpoint, dest):
-    """Write the policy of a whole-model checkpoint, with its metadata, as a small file."""
-    from sb3_contrib import MaskablePPO
+def save_policy(policy, path, game_name, num_players, **extra) -> Path:
+    """Save a policy's weights alone (a small file to ship) with its metadata."""
+    import torch
 
-    info = checkpoint_info(checkpoint)
-    model = MaskablePPO.load(checkpoint, device="cpu")
-    extra = {k: v for k, v in info.items() if k not in ("game", "num_players", "policy_only")}
-    return save_checkpoint(model, dest, info["game"], info["num_players"], True, **extra)
+    path = Path(path).with_suffix(".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(policy.state_dict(), path)
+    return write_info(path, game_name, num_players, True, policy.activation_fn, extra)
 
 
-def load_policy(path):
-    """The MaskablePPO policy saved at ``path`` (a whole model or a policy alone)."""
-    from sb3_contrib import MaskablePPO
+def save_checkpoint(model, path, game_name, num_players, policy_only=False, **extra) -> Path:
+    """Save a model (or, with ``policy_only``, just its policy's weights) with the metadata
+    :class:`PPOAgent` checks when loading it. ``num_players`` is a count, or a list of counts
+    for a policy trained on several."""
+    if policy_only:
+        return save_policy(model.policy, path, game_name, num_players, **extra)
+    path = Path(path).with_suffix(".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    return write_info(path, game_name, num_players, False, model.policy.activation_fn, extra)
+
+
+def read_weights(path, info) -> dict:
+    """The policy's tensors from a checkpoint, read without unpickling any Python object."""
+    import torch
+
+    try:
+        if info.get("policy_only"):
+            return torch.load(path, map_location="cpu", weights_only=True)
+        with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as member:
+            return torch.load(member, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise GameRecordError(
+            f"checkpoint {path} holds pickled Python objects besides tensors, which are not "
+            "loaded; if you trust its source, load it with trusted=True"
+        ) from None
+    except (zipfile.BadZipFile, KeyError, RuntimeError, EOFError, OSError) as error:
+        raise GameRecordError(
+            f"cannot read checkpoint {path} (truncated or not a checkpoint): {error}"
+        ) from None
+
+
+def hidden_layers(weights, net) -> list[int]:
+    """Hidden layer widths of ``mlp_extractor.<net>``, from its weight shapes."""
+    prefix = f"mlp_extractor.{net}."
+    layers = sorted(
+        (int(key[len(prefix) :].split(".")[0]), tensor.shape[0])
+        for key, tensor in weights.items()
+        if key.startswith(prefix) and key.endswith(".weight")
+    )
+    return [width for _, width in layers]
+
+
+def build_policy(game, weights, activation):
+    """A MaskableActorCriticPolicy for ``game`` shaped like ``weights``, holding them."""
+    import torch
+    from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    if checkpoint_info(path).get("policy_only"):
+    if activation not in ACTIVATIONS:
+        raise GameRecordError(
+            f"unknown activation {activation!r} in checkpoint metadata; "
+            f"known: {', '.join(ACTIVATIONS)}"
+        )
+    net_arch = {
+        "pi": hidden_layers(weights, "policy_net"),
+        "vf": hidden_layers(weights, "value_net"),
+    }
+    env = heist_envs.make(game.name)
+    policy = MaskableActorCriticPolicy(
+        env.observation_space(env.possible_agents[0])["observation"],
+        spaces.Discrete(game.num_actions),
+        lambda _: 0.0,
+        net_arch=net_arch,
+        activation_fn=getattr(torch.nn, ACTIVATIONS[activation]),
+    )
+    try:
+        policy.load_state_dict(weights)
+    except RuntimeError as error:
+        reason = str(error).splitlines()[0]
+        raise GameRecordError(f"checkpoint weights do not fit {game.name}: {reason}") from None
+    policy.set_training_mode(False)
+    return policy
+
+
+def load_policy(path, trusted=False):
+    """The MaskablePPO policy saved at ``path`` (a whole model or a policy alone).
+
+    Only tensors are read; ``trusted=True`` also accepts layouts that need unpickling
+    (SB3's ``policy.save``), which can run arbitrary code: use it for your own files only.
+    """
+    info = checkpoint_info(path)
+    game = heist_envs.get_game(info["game"])
+    try:
+        weights = read_weights(path, info)
+    except GameRecordError:
+        if not trusted:
+            raise
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
         return MaskableActorCriticPolicy.load(path, device="cpu")
-    return MaskablePPO.load(path, device="cpu").policy
+    return build_policy(game, weights, info.get("activation", DEFAULT_ACTIVATION).lower())
+
+
+def export_policy(checkpoint, dest, trusted=False):
+    """Write the policy of a checkpoint, with its metadata, as a small safe file (the
+    layout shipped in ``agents/policies``)."""
+    info = checkpoint_info(checkpoint)
+    policy = load_policy(checkpoint, trusted)
+    own = ("game", "num_players", "policy_only", "activation")
+    extra = {k: v for k, v in info.items() if k not in own}
+    return save_policy(policy, dest, info["game"], info["num_players"], **extra)
 
 
 def shipped_policy(game_name) -> Path:
@@ -65,22 +210,15 @@ def shipped_policy(game_name) -> Path:
 
 
 class PPOAgent:
-    """Plays a MaskablePPO checkpoint trained on one game and player count."""
+    """Plays a MaskablePPO checkpoint trained on one game and player count (or several)."""
 
-    def __init__(self, path, game_name, num_players=None, deterministic=True):
+    def __init__(self, path, game_name, num_players=None, deterministic=True, trusted=False):
+        _, self.num_players = check_checkpoint(path, game_name, num_players)
+        self.policy = load_policy(path, trusted)
         game = heist_envs.get_game(game_name)
-        info = checkpoint_info(path)
-        num_players = game.check_players(num_players or info.get("num_players"))
-        if info.get("game") != game.name or info.get("num_players") != num_players:
-            raise GameRecordError(
-                f"checkpoint {path} was trained for {info.get('game')} with "
-                f"{info.get('num_players')} players, not {game.name} with {num_players}"
-            )
-        self.policy = load_policy(path)
         if self.policy.observation_space.shape != (game.obs_size,):
             raise GameRecordError(f"checkpoint {path} expects another observation size")
         self.deterministic = deterministic
-        self.num_players = num_players
 
     def act(self, observation, action_mask) -> int:
         action, _ = self.policy.predict(
@@ -91,6 +229,7 @@ class PPOAgent:
         return int(action)
 
 
-def make_ppo(game_name, seed=None, path=None, num_players=None):
-    """The shipped policy for the game, or the checkpoint at ``path``."""
-    return PPOAgent(path or shipped_policy(game_name), game_name, num_players)
+def make_ppo(game_name, seed=None, path=None, num_players=None, trusted=False):
+    """The shipped policy for the game, or the checkpoint at ``path``; ``num_players`` is the
+    table's player count, checked against the counts the policy was trained for."""
+    return PPOAgent(path or shipped_policy(game_name), game_name, num_players, trusted=trusted)

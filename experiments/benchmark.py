@@ -13,6 +13,13 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
 - ``train``: MaskablePPO learning on ``SelfPlayVecEnv`` (env steps per second inside
   ``learn``) and the share of that time spent in the environment (where sb3-contrib is).
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
+- ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
+  on idle cores and beside a busy neighbour (another process spinning on one core), with the
+  thread defaults of :mod:`heist_envs.core.threads`.
+
+``--quick`` (under two minutes on an otherwise idle 2-core machine) measures each row for a
+quarter of a second, batches of 1024 only, and short training runs on 64 games. ``--json
+PATH`` is rewritten after every row, so an interrupted run keeps what it measured.
 
     python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
 """
@@ -20,7 +27,10 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -145,6 +155,7 @@ def openspiel_loop(game_name, with_tensor, seconds):
 
 
 BATCH_SIZES = (1, 64, 1024, 4096)
+QUICK_BATCH_SIZES = (1024,)
 
 
 def batch_engine(name, num_players, batch, seconds):
@@ -203,13 +214,16 @@ def pgx_batch(env_name, batch, seconds):
     return timed(run_batch, seconds)
 
 
-def sb3_training(name, num_players, timesteps):
-    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time."""
+def sb3_training(name, num_players, timesteps, num_envs=256):
+    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time,
+    with torch on one thread (as ``experiments.train`` runs it: the network is small)."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     from heist_envs.core.single_agent import SelfPlayVecEnv
 
-    env = SelfPlayVecEnv(heist_envs.get_game(name), 256, num_players, seed=0)
+    env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, seed=0)
+    torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=1024, device="cpu", seed=0)
     model.learn(env.num_envs * 32)  # warm-up: compilation, first rollout
     env.env_seconds = 0.0
@@ -219,8 +233,13 @@ def sb3_training(name, num_players, timesteps):
     return timesteps / elapsed, env.env_seconds / elapsed
 
 
+class TimeUp(Exception):
+    """Stops a benchmark game once its time is up."""
+
+
 def ismcts_speed(name, num_players, seconds):
-    """ISMCTS simulations per second (1000 per decision) in games against random agents."""
+    """ISMCTS simulations per second (1000 per decision) in games against random agents,
+    over the decisions made in ``seconds`` (the last game is cut short)."""
     from agents.arena import play
     from agents.base import RandomAgent
     from agents.ismcts import ISMCTSAgent
@@ -234,10 +253,17 @@ def ismcts_speed(name, num_players, seconds):
         seed=0,
     )  # compile
     start = time.perf_counter()
+
+    def stop_when_done(env, agent_name, action):
+        if time.perf_counter() - start > seconds:
+            raise TimeUp
+
     seed = 0
-    while time.perf_counter() - start < seconds:
-        seed += 1
-        play(name, [agent] + [RandomAgent(seed)] * (seats - 1), num_players, seed=seed)
+    with contextlib.suppress(TimeUp):
+        while True:
+            seed += 1
+            opponents = [RandomAgent(seed)] * (seats - 1)
+            play(name, [agent, *opponents], num_players, seed=seed, on_step=stop_when_done)
     return agent.simulations_run / agent.search_seconds
 
 
@@ -276,7 +302,22 @@ def pettingzoo_classic(env_name):
     return module.env
 
 
-SECTIONS = ("single", "batch", "train", "search")
+@contextlib.contextmanager
+def busy_neighbour(busy):
+    """While active (if ``busy``), another process keeps one core busy."""
+    if not busy:
+        yield
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)  # let it start spinning
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+SECTIONS = ("single", "batch", "train", "search", "shared")
 
 
 def installed(module):
@@ -288,8 +329,18 @@ def installed(module):
     return True
 
 
-def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
-    """Every benchmark row, as records ``{library, game, mode, num_players, ...}``."""
+def run(
+    games,
+    seconds,
+    players=PLAYERS,
+    sections=SECTIONS,
+    train_steps=65_536,
+    train_envs=256,
+    batch_sizes=BATCH_SIZES,
+    json_path=None,
+):
+    """Every benchmark row, as records ``{library, game, mode, num_players, ...}``; the rows
+    so far are written to ``json_path`` after each one."""
     rows = []
 
     def record(library, game, mode, num_players, rate, games_per_s=None, **extra):
@@ -304,9 +355,15 @@ def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
                 **extra,
             }
         )
+        if json_path:
+            with open(json_path, "w") as f:
+                json.dump(rows, f, indent=1)
         unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
         more = "".join(f"  {k} {v}" for k, v in extra.items())
-        print(f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}")
+        print(
+            f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}",
+            flush=True,
+        )
 
     counts = {}
     for name in games:
@@ -334,19 +391,19 @@ def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
                     record("openspiel", game_name, mode, 2, *rates)
     if "batch" in sections:
         for name, n in counts.items():
-            for batch in BATCH_SIZES:
+            for batch in batch_sizes:
                 record(
                     "heist-envs", name, f"batch-{batch}", n, *batch_engine(name, n, batch, seconds)
                 )
         if installed("pgx"):
             for env_name in ("connect_four", "leduc_holdem"):
-                for batch in BATCH_SIZES:
+                for batch in batch_sizes:
                     record(
                         "pgx", env_name, f"batch-{batch}", 2, *pgx_batch(env_name, batch, seconds)
                     )
     if "train" in sections and installed("sb3_contrib"):
         for name, n in counts.items():
-            rate, share = sb3_training(name, n, train_steps)
+            rate, share = sb3_training(name, n, train_steps, train_envs)
             record("heist-envs", name, "sb3-maskable-ppo", n, rate, env_share=round(share, 3))
     if "search" in sections:
         for name, n in counts.items():
@@ -359,6 +416,23 @@ def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
                 2,
                 openspiel_ismcts_speed("leduc_poker", seconds * 4),
             )
+    if "shared" in sections:
+        name, n = next(iter(counts.items()))
+        for neighbour in ("idle", "busy"):
+            with busy_neighbour(neighbour == "busy"):
+                rates = batch_engine(name, n, 1024, seconds)
+                record("heist-envs", name, "batch-1024", n, *rates, neighbour=neighbour)
+                if installed("sb3_contrib"):
+                    rate, share = sb3_training(name, n, train_steps, train_envs)
+                    record(
+                        "heist-envs",
+                        name,
+                        "sb3-maskable-ppo",
+                        n,
+                        rate,
+                        env_share=round(share, 3),
+                        neighbour=neighbour,
+                    )
     return rows
 
 
@@ -385,8 +459,12 @@ def ratios(rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="heist bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="0.5 s per row instead of 3 s")
-    parser.add_argument("--json", metavar="PATH", help="write the records to this file")
+    parser.add_argument(
+        "--quick", action="store_true", help="a short run: 0.25 s per row instead of 3 s"
+    )
+    parser.add_argument(
+        "--json", metavar="PATH", help="write the records to this file (after every row)"
+    )
     parser.add_argument(
         "--games",
         nargs="+",
@@ -409,15 +487,22 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")
-    seconds = 0.5 if args.quick else 3.0
-    train_steps = 16_384 if args.quick else 65_536
-    rows = run(args.games, seconds, args.players, args.sections, train_steps)
+    seconds = 0.25 if args.quick else 3.0
+    train_steps, train_envs = (2_048, 64) if args.quick else (65_536, 256)
+    batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES
+    rows = run(
+        args.games,
+        seconds,
+        args.players,
+        args.sections,
+        train_steps,
+        train_envs,
+        batch_sizes,
+        args.json,
+    )
     print()
     for line in ratios(rows):
         print(line)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
     return rows
 
 

@@ -11,6 +11,8 @@ from experiments import demo
 GAMES = f"one of: {', '.join(heist_envs.game_names())}"
 DESCRIPTIONS = {
     "demo": "Play a game between random agents and print it turn by turn.",
+    "watch": "Watch agents play a game, move by move, at a set pace (--delay) or one move "
+    "per Enter (--step). The seed is printed so that the game can be replayed.",
     "play": "Play a game in the terminal: the table is drawn from your seat and your legal "
     "moves are listed by number. Type a number to play it; q, end of input (Ctrl-D) or "
     "Ctrl-C leaves.",
@@ -55,6 +57,7 @@ def run_arena(args):
     from agents.arena import tournament
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
+    demo.warm_up(args.game, args.players)
     result = tournament(
         args.game,
         args.agents,
@@ -116,6 +119,7 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, text, add_arguments in [
         ("demo", "watch a game between random agents", demo.add_arguments),
+        ("watch", "watch any agents play, step by step or at a pace", demo.add_watch_arguments),
         ("play", "play a game in the terminal against agents", add_play_arguments),
         ("arena", "a tournament between agents, with ratings", add_arena_arguments),
         ("serve", "the web table: watch, replay and play in a browser", add_serve_arguments),
@@ -137,6 +141,8 @@ def main(argv=None):
     try:
         if args.command == "demo":
             demo.run(args)
+        elif args.command == "watch":
+            return demo.watch(args)
         elif args.command == "play":
             return run_play(args)
         elif args.command == "serve":

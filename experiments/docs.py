@@ -1,15 +1,17 @@
-"""Generate ``docs/games/<game>.md`` from each game's metadata and its rule decisions.
+"""Generate ``docs/games/<game>.md`` from each game's metadata, components and rules text.
 
     python -m experiments.docs          # or: heist docs
     python -m experiments.docs --check  # exit 1 if a committed page is out of date
 
-A page holds the game's description, players and seats, options, the full action table, the
-observation layout, the baseline agents' settings for the game, and the rules
-specification's decisions, kept in
-``docs/decisions/<game>.md`` (edit them there, then regenerate).
+A page holds the game's description, how to play it and how to read its text render (written
+in ``docs/rules/<game>.md``), its components (card and tile tables generated from the game's
+``components`` data), players and seats, options, the full action table, the observation
+layout, the baseline agents' settings for the game, and the rule decisions, kept in
+``docs/decisions/<game>.md`` (edit the written parts there, then regenerate).
 """
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
@@ -87,20 +89,174 @@ def decisions(game: Game, root: Path) -> str:
     return (root / "decisions" / f"{game.name}.md").read_text().strip()
 
 
+def rules(game: Game, root: Path) -> str:
+    return (root / "rules" / f"{game.name}.md").read_text().strip()
+
+
+def components_module(game: Game):
+    return importlib.import_module(f"heist_envs.{game.name}.components")
+
+
+def art_robbery_components(data) -> list[str]:
+    lines = ["Cards (one deck for the whole game):", ""]
+    lines += table(
+        ["card", "count"],
+        [(name, int(n)) for name, n in zip(data.CARD_NAMES, data.CARD_COUNTS, strict=True)],
+    )
+    lines += ["", "Loot tokens of each raid, with their alibi dots:", ""]
+    values = [
+        "Boss (5)" if k == data.BOSS_SLOT else int(v) for k, v in enumerate(data.TOKEN_VALUES)
+    ]
+    lines += table(
+        ["token", *map(str, values)],
+        [
+            [f"alibis, raid {r + 1} ({name})", *map(int, data.TOKEN_ALIBIS[r])]
+            for r, name in enumerate(data.RAID_NAMES)
+        ],
+    )
+    return lines
+
+
+def toits_de_paris_components(data) -> list[str]:
+    kinds: dict[tuple, int] = {}
+    for row in data.COLOUR_CARDS:
+        kinds[row] = kinds.get(row, 0) + 1
+    fields = data.CARD_FIELDS[1:]
+    lines = [f"Each colour ({', '.join(data.COLOUR_NAMES)}) has the same 18 cards:", ""]
+    lines += table(
+        ["kind", "cards", *fields],
+        [(f"`{row[0]}`", count, *row[1:]) for row, count in kinds.items()],
+    )
+    lines += ["", "Reward tokens, one high and two low per category:", ""]
+    lines += table(
+        ["category", "high", "low"],
+        [
+            (name, int(high), int(low))
+            for name, high, low in zip(
+                data.TOKEN_SET_NAMES, data.TOKEN_HIGH, data.TOKEN_LOW, strict=True
+            )
+        ],
+    )
+    return lines
+
+
+def how_to_rob_a_bank_components(data) -> list[str]:
+    lines = ["Room tiles (nine in play; a thick wall's side as printed, before any turn):", ""]
+    rows = []
+    for t, name in enumerate(data.TILE_NAMES):
+        symbols = ["mask"] * data.TILE_MASK[t] + ["alarm"] * data.TILE_ALARM[t]
+        symbols += ["bag"] * data.TILE_BAGS[t] + ["guard badge"] * data.TILE_BADGES[t]
+        wall = data.TILE_WALL[t]
+        counts = [label for i, label in enumerate(("2-3", "4")) if data.TILE_IN_PLAY[i, t]]
+        rows.append(
+            (
+                f"`{name}`",
+                ", ".join(symbols) or "nothing",
+                data.DIRECTION_NAMES[wall] if wall >= 0 else "none",
+                " and ".join(counts) + " players",
+            )
+        )
+    lines += table(["tile", "symbols", "thick wall", "in play at"], rows)
+    for side, (who, seat) in enumerate((("The bank's", 0), ("Each robber's", 1))):
+        lines += ["", f"{who} deck of 15 cards:", ""]
+        rows = []
+        for t, name in enumerate(data.CARD_NAMES[side]):
+            slots = [data.SLOT_KIND_NAMES[k] for k in data.CARD_SLOTS[side, t] if k >= 0]
+            rows.append((name, " + ".join(slots), int(data.DECK_COUNTS[seat, t])))
+        lines += table(["card", "actions", "in the deck"], rows)
+    return lines
+
+
+#: each effect's text, from the card's parameters (faces by name, a to-set as names)
+EFFECT_TEXT = {
+    "VP": "{vp} VP at the end",
+    "CONVERT_DIE": "once a round: turn one {pa} die of your pile to {pb}",
+    "SPEND_DIE_FOR_INFAMY": "once a round: spend one {pa} die of your pile for {pb} infamy",
+    "SPEND_DIE_FOR_GOLD": "once a round: spend one {pa} die of your pile for {pb} gold",
+    "GOLD_FOR_INFAMY": "in your purchase turn, as often as you like: pay {pa} gold for {pb} infamy",
+    "EXTRA_BUY_IF_PILE_HAS": "+1 purchase in a round whose divide left a {pa} die in your pile",
+    "EXTRA_BUY_AND_DISCOUNT": "+1 purchase every round; each later purchase costs one gem less "
+    "(your choice)",
+    "INFAMY_ON_BUY_WITH": "+1 infamy each time you buy a card with {pa} in its cost (this one "
+    "included)",
+    "INFAMY_IF_PAWN": "+1 infamy if you hold the pawn at the end of a divide",
+    "INFAMY_WHEN_STOLEN": "+1 infamy each time your pile is stolen",
+    "LUCKY_APPENDAGE": "dice given back from your stolen pile keep their faces; at the start "
+    "of purchases you may reroll one die of your pile",
+    "BONUS_GOLD_ON_TURN_IN": "+1 gold at the end of a round in which you turn in a purse die",
+    "BONUS_INFAMY_ON_TURN_IN": "+1 infamy at the end of a round in which you turn in a mask die",
+    "GAIN_TOP_CARD": "when bought it goes back to the box, and you gain the top card of the "
+    "newest open deck for free",
+    "INFAMY_EQ_PILE_SIZE": "when gained: 1 infamy per object your pile held at the end of "
+    "this round's divide",
+    "SAFEHOUSE": "at the end: {pa} VP if you own one building icon, {pb} VP with two or more",
+    "VP_PER_WAND_PAIR": "at the end: {pa} VP per pair of wand icons you own",
+    "VP_PER_OTHER_CARD": "at the end: {pa} VP per other card you own",
+    "VP_PER_INFAMY_PAIR": "at the end: {pa} VP per 2 infamy",
+    "TREASURE_MAP": "at the end: {pa} VP, or {pb} VP if another player owns a compass card",
+}
+
+
+def effect_text(card, data) -> str:
+    """What a Thief's Market card does, from its effect code and parameters."""
+    code = data.EFFECT_NAMES[card.effect]
+    pa, pb = card.pa, card.pb
+    face_first = ("SPEND_DIE_FOR_INFAMY", "SPEND_DIE_FOR_GOLD", "EXTRA_BUY_IF_PILE_HAS")
+    if code in ("CONVERT_DIE", "INFAMY_ON_BUY_WITH", *face_first):
+        pa = data.FACE_NAMES[pa]
+    if code == "CONVERT_DIE":
+        faces = [data.FACE_NAMES[f] for f in range(data.NUM_FACES) if card.pb >> f & 1]
+        pb = " or ".join(faces)
+    return EFFECT_TEXT[code].format(vp=card.vp, pa=pa, pb=pb)
+
+
+def thiefs_market_components(data) -> list[str]:
+    lines = [
+        f"The {data.NUM_CARDS} market cards (costs in gems: `G` green, `W` white, `B` blue, "
+        "`R` red; each card exists once, Treasure Map twice):",
+        "",
+    ]
+    lines += table(
+        ["id", "deck", "card", "cost", "icons", "effect"],
+        [
+            (card.id, card.deck, card.name, card.cost, card.icons, effect_text(card, data))
+            for card in data.CARD_TABLE
+        ],
+    )
+    return lines
+
+
+COMPONENT_TABLES = {
+    "art_robbery": art_robbery_components,
+    "toits_de_paris": toits_de_paris_components,
+    "how_to_rob_a_bank": how_to_rob_a_bank_components,
+    "thiefs_market": thiefs_market_components,
+}
+
+
 def page(game: Game, root: Path = DOCS) -> str:
     """The Markdown page of ``game``."""
     summary, _, details = game.description.strip().partition("\n\n")
     lines = [
         f"# {game.title} (`{game.env_name}`)",
         "",
-        f"<!-- Generated by `heist docs` from the game's metadata and "
-        f"docs/decisions/{game.name}.md; edit those and regenerate. -->",
+        f"<!-- Generated by `heist docs` from the game's metadata and components, "
+        f"docs/rules/{game.name}.md and docs/decisions/{game.name}.md; edit those and "
+        "regenerate. -->",
         "",
         " ".join(summary.split()),
         "",
         "```text",
         details.strip(),
         "```",
+        "",
+        rules(game, root),
+        "",
+        "## Components",
+        "",
+    ]
+    lines += COMPONENT_TABLES[game.name](components_module(game))
+    lines += [
         "",
         "## Players and seats",
         "",
@@ -161,8 +317,9 @@ def page(game: Game, root: Path = DOCS) -> str:
         "",
         "## Rule decisions",
         "",
-        "Where the rulebook is silent or ambiguous, the rules specification decides; tests and "
-        "docstrings cite these as D1, D2, ... (section numbers refer to the specification).",
+        "Where the rulebook is silent or ambiguous, the project decides as follows; tests and "
+        "docstrings cite these as D1, D2, ... (section numbers refer to the project's rules "
+        "specification, which these decisions summarise).",
         "",
         decisions(game, root),
         "",

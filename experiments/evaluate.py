@@ -72,7 +72,9 @@ def make_opponents(spec, game_name, seed=0):
 def main(argv=None):
     from agents.ppo import PPOAgent
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.evaluate", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("checkpoint", help="a .zip saved by experiments.train (trusted source)")
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None)
@@ -81,8 +83,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="write the result here")
     args = parser.parse_args(argv)
-    agent = PPOAgent(args.checkpoint, args.game, args.players)
-    opponents = make_opponents(args.opponents, args.game, args.seed)
+    try:
+        agent = PPOAgent(args.checkpoint, args.game, args.players)
+        opponents = make_opponents(args.opponents, args.game, args.seed)
+    except ValueError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     result = win_rate(agent.policy, args.game, agent.num_players, opponents, args.games, args.seed)
     print(
         f"{result['game']} ({result['num_players']}p) vs {args.opponents}: win rate "

@@ -7,9 +7,8 @@ Type a number to play it, ``q`` to leave; end of input or Ctrl-C leaves too.
 import numpy as np
 
 import heist_envs
-from agents.arena import agent_seed, parse_entrant, run_game, side_seats
-from experiments.demo import show_outcome
-from heist_envs.core.game import normalize_seed
+from agents.arena import run_game, side_seats
+from experiments.demo import fresh_seed, seat_agents, show_outcome, warm_up
 
 
 class Quit(Exception):
@@ -54,32 +53,23 @@ def play_human(game_name, against, seat=0, num_players=None, seed=None, read=inp
     names = game.agent_names(num_players)
     if not 0 <= seat < len(names):
         raise ValueError(f"seat must be 0 to {len(names) - 1} ({', '.join(names)}), got {seat}")
-    sides = side_seats(game, num_players)
-    mine = next(seats for seats in sides if seat in seats)
-    others = [seats for seats in sides if seats is not mine]
-    entrants = [parse_entrant(text) for text in against]
-    if len(entrants) == 1:
-        entrants *= len(others)
-    if len(entrants) != len(others):
-        raise ValueError(
-            f"{game.name} with {num_players} players has {len(others)} other sides; "
-            f"give one agent for each, or one for all, got {len(against)}"
-        )
+    mine = next(seats for seats in side_seats(game, num_players) if seat in seats)
+    seed = fresh_seed() if seed is None else seed
+    others = seat_agents(game, num_players, against, seed, set(range(len(names))) - set(mine))
     env = heist_envs.make(game.name, num_players=num_players)
     human = HumanAgent(env, read, show)
-    agents = [human] * len(names)
-    labels = ["you"] * len(names)
-    seed = normalize_seed(seed)
-    for entrant, seats in zip(entrants, others, strict=True):
-        for k in seats:
-            agents[k] = entrant.build(game.name, seed=agent_seed(seed, k))
-            labels[k] = entrant.label
+    agents = [others[k][0] if k in others else human for k in range(len(names))]
+    labels = [others[k][1] if k in others else "you" for k in range(len(names))]
+    warm_up(game.name, num_players, show)
 
     def show_move(env, agent, action):
         if agent is not None:
             show(f"{agent} ({labels[names.index(agent)]}): {env.action_name(action)}")
 
-    show(f"{game.title}: you play {', '.join(names[k] for k in mine)}.")
+    show(
+        f"{game.title}: you play {', '.join(names[k] for k in mine)}. Seed {seed} (replay "
+        f"this deal with --seed {seed})."
+    )
     try:
         result = run_game(env, agents, seed, on_step=show_move)
     except Quit as reason:

@@ -46,7 +46,7 @@ import numpy as np
 
 import heist_envs
 from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
-from agents.ppo import save_checkpoint
+from agents.ppo import ACTIVATIONS, save_checkpoint
 from experiments.evaluate import win_rate
 from heist_envs.core.single_agent import PolicyOpponent, RandomOpponent, SelfPlayVecEnv
 from heist_envs.core.vector import VectorGames
@@ -239,9 +239,6 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu"):
     )
 
 
-#: ``--activation`` choices: torch module classes by name.
-ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU"}
-
 FIELDS = [
     "iteration",
     "beta",
@@ -261,7 +258,9 @@ FIELDS = [
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="heist imitation", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.imitation", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--iterations", type=int, default=7, help="DAgger iterations")

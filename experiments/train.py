@@ -167,7 +167,7 @@ def plot_learning_curve(eval_log, path, title):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="heist train", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="heist train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--timesteps", type=int, default=None, help="default: per game")

@@ -11,7 +11,10 @@ Importing heist_envs registers every game in PettingZoo's registry and its singl
 in Gymnasium's (``gymnasium.make("heist/ArtRobbery-v0", num_players=3)``).
 """
 
+from heist_envs.core.threads import apply_defaults
 from heist_envs.registry import GAME_MODULES, game_names, get_game, make, register_envs
+
+apply_defaults()  # before the first parallel loop loads OpenMP: see heist_envs.core.threads
 
 __all__ = ["game_names", "get_game", "make"] + [f"{name}_v0" for name in GAME_MODULES]
 

@@ -1,12 +1,16 @@
 """The benchmark script runs and writes its records (a smoke test: speed is not asserted)."""
 
 import json
+import re
+from pathlib import Path
+
+import pytest
 
 from experiments import benchmark
 
 
 def test_benchmark_writes_records(tmp_path, monkeypatch):
-    monkeypatch.setattr(benchmark, "BATCH_SIZES", (1, 8))
+    monkeypatch.setattr(benchmark, "QUICK_BATCH_SIZES", (1, 8))
     monkeypatch.setattr(benchmark, "installed", lambda module: False)  # heist-envs rows only
     rows = benchmark.main(
         [
@@ -25,3 +29,32 @@ def test_benchmark_writes_records(tmp_path, monkeypatch):
     assert ("heist-envs", "batch-8") in modes
     keys = {"library", "game", "mode", "num_players", "steps_per_second", "games_per_second"}
     assert all(keys <= set(r) and r["steps_per_second"] > 0 for r in rows)
+
+
+def test_rows_are_saved_as_they_are_measured(tmp_path, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(benchmark, "aec_loop", interrupted)  # the third row of the section
+    path = tmp_path / "b.json"
+    args = ["--quick", "--games", "art_robbery", "--sections", "single", "--json", str(path)]
+    with pytest.raises(KeyboardInterrupt):
+        benchmark.main(args)
+    saved = json.loads(path.read_text())
+    assert [r["mode"] for r in saved] == ["kernel-jit", "kernel-python"]
+
+
+def test_shared_section_compares_idle_and_busy_cores(monkeypatch):
+    monkeypatch.setattr(benchmark, "installed", lambda module: False)  # no training rows
+    rows = benchmark.run(["art_robbery"], 0.1, sections=["shared"])
+    assert [(r["mode"], r["neighbour"]) for r in rows] == [
+        ("batch-1024", "idle"),
+        ("batch-1024", "busy"),
+    ]
+    assert all(r["steps_per_second"] > 0 for r in rows)
+
+
+def test_pgx_is_in_the_bench_extra():
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    bench = re.search(r"^bench = \[(.*?)\]$", text, re.S | re.M).group(1)
+    assert '"pgx>=' in bench

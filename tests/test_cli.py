@@ -122,3 +122,62 @@ def test_play_through_the_console_script_with_piped_input():
     assert done.returncode == 0, done.stderr
     assert "'nonsense' is not a legal move" in done.stdout
     assert "Game abandoned (end of input)." in done.stdout and not done.stderr
+
+
+def game_part(text):
+    """The output from the seed on (a compilation notice may come first)."""
+    return text[text.index("Seed ") :]
+
+
+def test_watch_plays_any_agents_and_prints_the_seed(capsys):
+    argv = ["watch", "toits_de_paris", "--players", "2", "--agents", "heuristic", "random"]
+    status, text = run([*argv, "--seed", "4", "--delay", "0"], capsys)
+    assert status == 0 and "Seed 4 (replay this game with --seed 4)" in text
+    assert "player_0 heuristic, player_1 random" in text and "Winner:" in text
+    again = run([*argv, "--seed", "4", "--delay", "0"], capsys)[1]
+    assert game_part(again) == game_part(text)  # the seed replays the game
+
+
+def test_watch_step_by_step_waits_for_enter(monkeypatch, capsys):
+    argv = ["watch", "art_robbery", "--players", "2", "--agents", "random", "--step"]
+    status, text = run(argv, capsys, stdin="\n" * 3, monkeypatch=monkeypatch)
+    assert status == 130 and text.count("(Enter for the next move)") == 4
+    assert text.rstrip().endswith("Stopped.")
+
+
+def test_demo_and_play_print_a_seed_that_replays_the_game(monkeypatch, capsys):
+    status, text = run(["demo", "art_robbery", "--players", "2"], capsys)
+    seed = int(text.split("Seed ")[1].split()[0])
+    again = run(["demo", "art_robbery", "--players", "2", "--seed", str(seed)], capsys)[1]
+    assert game_part(again) == game_part(text)
+    argv = ["play", "art_robbery", "--players", "2", "--against", "random"]
+    text = run(argv, capsys, stdin="q\n", monkeypatch=monkeypatch)[1]
+    assert "Seed " in text and "replay this deal with --seed" in text
+
+
+def test_first_use_compilation_is_announced(monkeypatch, capsys):
+    from experiments import demo
+
+    monkeypatch.setattr(demo, "NOTICE_AFTER", 0.0)
+    status, text = run(["demo", "art_robbery", "--players", "2", "--seed", "1"], capsys)
+    assert status == 0
+    assert text.startswith("Compiling Art Robbery's rules (first use after installing")
+    assert "Compiled in" in text
+
+
+def test_helps_say_what_the_commands_are(capsys):
+    from experiments import imitation
+
+    status, text = run(["train", "--help"], capsys)
+    assert "with periodic evaluation against random." in " ".join(text.split())
+    with pytest.raises(SystemExit):
+        imitation.main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m experiments.imitation")
+
+
+def test_agent_errors_name_every_setting(capsys):
+    status, text = run(["play", "art_robbery", "--against", "ismcts:budget=3"], capsys)
+    assert status == 2 and "unknown ISMCTS setting(s) budget" in text
+    assert "simulations" in text and "seconds" in text and "uct_c" in text
+    status, text = run(["play", "art_robbery", "--against", "heuristic:depth=3"], capsys)
+    assert status == 2 and "agent 'heuristic' has no parameter depth" in text

@@ -1,5 +1,6 @@
 """docs/games/*.md: current with the games' metadata, and complete."""
 
+import re
 import shutil
 
 import pytest
@@ -32,7 +33,8 @@ def test_page_lists_everything_about_the_game(name):
 
 
 def test_a_changed_decision_makes_the_page_stale(tmp_path):
-    shutil.copytree(DOCS / "decisions", tmp_path / "decisions")
+    for part in ("decisions", "rules"):
+        shutil.copytree(DOCS / part, tmp_path / part)
     for path, text in pages(tmp_path).items():
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
@@ -40,3 +42,57 @@ def test_a_changed_decision_makes_the_page_stale(tmp_path):
     decisions = tmp_path / "decisions" / "art_robbery.md"
     decisions.write_text(decisions.read_text() + "- **D99** A new decision.\n")
     assert stale(tmp_path) == [tmp_path / "games" / "art_robbery.md"]
+
+
+ROOT = DOCS.parent
+#: codes each game's text render uses, which its page must explain
+RENDER_CODES = {
+    "art_robbery": ["`B`", "`*`", "`Greedy`", "`1x2`", "`N hidden cards`", "`>`"],
+    "toits_de_paris": ["`c0`", "`A1`", "`R`", "`F`", "`V1`", "`TB`", "`P`", "`B`", "`--`"],
+    "how_to_rob_a_bank": ["`#`", "`G0`", "`Y`", "`Y+2`", "`$1`", "`L1`", "`A`", "`<VAN>`"],
+    "thiefs_market": ["`G`", "`P`", "`M`", "`B2`", "`(1W 2R)`", "`pawn`", "`Tailor*`"],
+}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_page_teaches_the_game_and_its_render(name):
+    text = page(get_game(name))
+    for section in ("## How to play", "### Setup", "### What is hidden", "## Components"):
+        assert section in text
+    assert "### A turn" in text or "### A round" in text
+    assert "scoring" in text.lower() and re.search(r"^### .*\bend\b", text, re.M | re.I)
+    legend = text[text.index("### Reading the text render") :]
+    for code in RENDER_CODES[name]:
+        assert f"| {code}" in legend, code
+
+
+def test_no_document_points_outside_the_repository():
+    sources = [ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "heist_envs").rglob("*.py")]
+    assert [p for p in sources if "shared/rules" in p.read_text()] == []
+
+
+def test_thiefs_market_page_lists_every_card_with_cost_and_effect():
+    from heist_envs.thiefs_market import components
+
+    text = page(get_game("thiefs_market"))
+    for card in components.CARD_TABLE:
+        row = f"| {card.id} | {card.deck} | {cell(card.name)} | {card.cost} | {card.icons} | "
+        assert row in text
+        effect = text.split(row)[1].split(" |")[0]
+        assert len(effect) > 10
+    assert "| 42 | C | Insurance Racket | 1G 1W 1R | wishlist | +1 purchase every round" in text
+    assert "turn one red die of your pile to green or white or blue" in text
+
+
+def test_bank_page_lists_tiles_and_both_decks():
+    from heist_envs.how_to_rob_a_bank import components
+
+    text = page(get_game("how_to_rob_a_bank"))
+    for tile in components.TILE_NAMES:
+        assert f"| `{tile}` |" in text
+    assert "| `P4` | guard badge | none | 4 players |" in text
+    for side, names in enumerate(components.CARD_NAMES):
+        seat = 0 if side == 0 else 1
+        for t, card in enumerate(names):
+            assert f"| {card} | " in text and f" | {components.DECK_COUNTS[seat, t]} |" in text
+    assert "| Double move | Guard move + Guard move | 3 |" in text

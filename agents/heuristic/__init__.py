@@ -4,10 +4,10 @@ Each reads only its observation (through the game's ``LAYOUT``) and the action m
 breaks ties with its own seeded RNG, so a game between seeded agents is reproducible.
 """
 
-from agents.heuristic.art_robbery import HeuristicAgent as ArtRobberyHeuristic
-from agents.heuristic.how_to_rob_a_bank import HeuristicAgent as HowToRobABankHeuristic
-from agents.heuristic.thiefs_market import HeuristicAgent as ThiefsMarketHeuristic
-from agents.heuristic.toits_de_paris import HeuristicAgent as ToitsDeParisHeuristic
+from .art_robbery import HeuristicAgent as ArtRobberyHeuristic
+from .how_to_rob_a_bank import HeuristicAgent as HowToRobABankHeuristic
+from .thiefs_market import HeuristicAgent as ThiefsMarketHeuristic
+from .toits_de_paris import HeuristicAgent as ToitsDeParisHeuristic
 
 #: game name -> its heuristic agent class
 HEURISTICS = {

@@ -22,7 +22,7 @@ import importlib.util
 
 def rollout_module(game_name):
     """The rollout module of ``game_name``, or None if it has none."""
-    name = f"agents.rollouts.{game_name}"
+    name = f"{__name__}.{game_name}"
     if importlib.util.find_spec(name) is None:
         return None
     return importlib.import_module(name)

@@ -12,7 +12,8 @@ Rewards            terminal: +1 for every winner (shared wins too), -1 otherwise
 Options            ``max_turns`` (truncation, default 1000), ``deck_order`` (fixes the deal)
 =================  =====================================================
 
-Rules: ``shared/rules/art_robbery.md``; the kernel in :mod:`.rules` is their single source.
+Rules: ``docs/games/art_robbery.md`` (how to play); the kernel in :mod:`.rules` is their
+single source.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Art Robbery's rules: the only place they live (spec: shared/rules/art_robbery.md).
+"""Art Robbery's rules: the only place they live (how to play: docs/games/art_robbery.md).
 
 Plain functions over one state record, compiled by numba; with ``NUMBA_DISABLE_JIT=1`` the
 same code runs as Python.

@@ -18,9 +18,9 @@ Options            ``tile_layouts`` (fixes the rooms' tiles per round), ``hands`
                    round-1 draw), ``early_end`` (D26)
 =================  =====================================================
 
-Rules: ``shared/rules/how_to_rob_a_bank.md``; the kernel in :mod:`.rules` is their single
-source. Rooms are ``3 * row + col`` from the north-west; street spaces run clockwise from
-the north-west corner.
+Rules: ``docs/games/how_to_rob_a_bank.md`` (how to play); the kernel in :mod:`.rules` is
+their single source. Rooms are ``3 * row + col`` from the north-west; street spaces run
+clockwise from the north-west corner.
 """
 
 import numpy as np

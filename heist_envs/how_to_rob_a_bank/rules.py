@@ -1,4 +1,4 @@
-"""How to Rob a Bank's rules: the only place they live (spec: shared/rules/how_to_rob_a_bank.md).
+"""How to Rob a Bank's rules: the only place they live (docs/games/how_to_rob_a_bank.md).
 
 Plain functions over one state record, compiled by numba; with ``NUMBA_DISABLE_JIT=1`` the
 same code runs as Python. Seat 0 is the bank, seat 1 + i is robber i (yellow, red, green).

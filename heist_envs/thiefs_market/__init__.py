@@ -20,7 +20,8 @@ Options            ``first_player`` (seat or "random"), ``max_rounds`` (truncati
                    ``deck_order`` and ``dice`` (fix the deal and round 1's roll)
 =================  =====================================================
 
-Rules: ``shared/rules/thiefs_market.md``; the kernel in :mod:`.rules` is their single source.
+Rules: ``docs/games/thiefs_market.md`` (how to play); the kernel in :mod:`.rules` is their
+single source.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Thief's Market's rules: the only place they live (spec: shared/rules/thiefs_market.md).
+"""Thief's Market's rules: the only place they live (how to play: docs/games/thiefs_market.md).
 
 Plain functions over one state record, compiled by numba; with ``NUMBA_DISABLE_JIT=1`` the
 same code runs as Python. Card effects are read from the card table's arrays

@@ -16,7 +16,8 @@ Options            ``first_leader`` (seat or "random"), ``reward``, and for test
                    ``deck_order``, ``card_table``, ``token_values``
 =================  =====================================================
 
-Rules: ``shared/rules/toits_de_paris.md``; the kernel in :mod:`.rules` is their single source.
+Rules: ``docs/games/toits_de_paris.md`` (how to play); the kernel in :mod:`.rules` is their
+single source.
 A raid can hand the decision to a player who is not the leader (the joker): the acting agent
 (``s.actor``, ``agent_selection``) is then that player.
 """

@@ -1,4 +1,4 @@
-"""Les Toits de Paris's rules: the only place they live (spec: shared/rules/toits_de_paris.md).
+"""Les Toits de Paris's rules: the only place they live (how to play: docs/games/toits_de_paris.md).
 
 Plain functions over one state record, compiled by numba; with ``NUMBA_DISABLE_JIT=1`` the
 same code runs as Python. ``apply`` plays one decision, then ``settle`` plays every automatic

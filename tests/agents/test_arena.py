@@ -90,7 +90,7 @@ def test_unknown_game_or_agent_lists_the_valid_ones():
         tournament("chess", ["random"], games=1, progress=False)
     with pytest.raises(ValueError, match="available: .*random"):
         tournament("art_robbery", ["random", "alphazero"], games=1, progress=False)
-    with pytest.raises(ValueError, match="'random:depth=3' cannot be built"):
+    with pytest.raises(ValueError, match="agent 'random' has no parameter depth"):
         tournament("art_robbery", ["random:depth=3"], games=1, progress=False)
 
 

@@ -1,0 +1,27 @@
+"""A user's own agents.py or experiments.py beside their script does not hide the agents."""
+
+import subprocess
+import sys
+
+SCRIPT = """
+from heist_envs.agents import RandomAgent
+from heist_envs.agents.arena import tournament
+
+if __name__ == "__main__":
+    result = tournament(
+        "art_robbery", ["random", "heuristic"], games=4, num_players=2, seed=1, workers=2,
+        progress=False,
+    )
+    print(len(result.games), type(RandomAgent(0)).__module__)
+"""
+
+
+def test_heist_envs_agents_works_beside_a_users_agents_and_experiments(tmp_path):
+    (tmp_path / "agents.py").write_text("raise ImportError('the user agents module')\n")
+    (tmp_path / "experiments.py").write_text("raise ImportError('the user experiments')\n")
+    (tmp_path / "script.py").write_text(SCRIPT)
+    done = subprocess.run(
+        [sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["4", "heist_envs.agents.base"]
