@@ -8,6 +8,7 @@ AGENT_FACTORIES = {
     "heuristic": ("agents.heuristic", "make_heuristic"),
     "ismcts": ("agents.ismcts", "make_ismcts"),
     "ppo": ("agents.ppo", "make_ppo"),
+    "rllib": ("agents.rllib", "make_rllib"),
 }
 
 
