@@ -13,6 +13,9 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
 - ``train``: MaskablePPO learning on ``SelfPlayVecEnv`` (env steps per second inside
   ``learn``) and the share of that time spent in the environment (where sb3-contrib is).
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
+- ``rllib`` (only when named): Ray RLlib env runners sampling the game, 1 and 2 of them side
+  by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
+  docs/distributed.md).
 
     python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
 """
@@ -276,7 +279,8 @@ def pettingzoo_classic(env_name):
     return module.env
 
 
-SECTIONS = ("single", "batch", "train", "search")
+SECTIONS = ("single", "batch", "train", "search", "rllib")
+DEFAULT_SECTIONS = SECTIONS[:4]  # rllib starts Ray: only when named
 
 
 def installed(module):
@@ -288,7 +292,7 @@ def installed(module):
     return True
 
 
-def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
+def run(games, seconds, players=PLAYERS, sections=DEFAULT_SECTIONS, train_steps=65_536):
     """Every benchmark row, as records ``{library, game, mode, num_players, ...}``."""
     rows = []
 
@@ -359,6 +363,16 @@ def run(games, seconds, players=PLAYERS, sections=SECTIONS, train_steps=65_536):
                 2,
                 openspiel_ismcts_speed("leduc_poker", seconds * 4),
             )
+    if "rllib" in sections and installed("ray.rllib"):
+        from experiments.rllib_train import measure_sampling
+
+        for name, n in counts.items():
+            for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 16):
+                mode = f"rllib-sample-{r['env_runners']}"
+                per_runner = round(r["per_runner"], 1)
+                learner = round(r["learner_steps_per_second"], 1)
+                record("ray-rllib", name, mode, n, r["steps_per_second"], None,
+                       per_runner=per_runner, learner_steps_per_second=learner)  # fmt: skip
     return rows
 
 
@@ -403,9 +417,9 @@ def main(argv=None):
     parser.add_argument(
         "--sections",
         nargs="+",
-        default=list(SECTIONS),
+        default=list(DEFAULT_SECTIONS),
         choices=SECTIONS,
-        help="which comparisons to run (default: all)",
+        help=f"which comparisons to run (default: {' '.join(DEFAULT_SECTIONS)})",
     )
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")
