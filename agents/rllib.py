@@ -80,8 +80,8 @@ class RLlibAgent:
         self.generator = torch.Generator().manual_seed(0 if seed is None else seed)
 
     def act(self, observation, action_mask) -> int:
-        seat = observing_seat(self.game, observation)
-        module = self.modules[self.seat_policies[seat or 0]]
+        seat = observing_seat(self.game, observation)  # None: every seat plays one policy
+        module = self.modules[self.seat_policies[0 if seat is None else seat]]
         batch = {
             Columns.OBS: {
                 "observations": torch.as_tensor(np.asarray(observation, np.float32))[None],

@@ -148,3 +148,17 @@ def test_a_short_self_play_run_trains_checkpoints_and_exports_a_playable_agent(t
         progress=False,
     )
     assert not result.forfeits and result.summary[0]["games"] == 2
+
+
+def test_the_rllib_agent_refuses_a_folder_that_is_not_a_checkpoint_for_its_game(tmp_path):
+    from agents.registry import make_agent
+    from agents.rllib import write_checkpoint_info
+    from heist_envs.core.errors import GameRecordError
+
+    with pytest.raises(GameRecordError, match="heist.json is missing"):
+        make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
+    write_checkpoint_info(tmp_path, "toits_de_paris", 4, ["main"] * 4)
+    with pytest.raises(GameRecordError, match="trained for toits_de_paris with 4 players"):
+        make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
+    with pytest.raises(ValueError, match="needs checkpoint=PATH"):
+        make_agent("rllib", "art_robbery")
