@@ -367,7 +367,7 @@ def run(games, seconds, players=PLAYERS, sections=DEFAULT_SECTIONS, train_steps=
         from experiments.rllib_train import measure_sampling
 
         for name, n in counts.items():
-            for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 16):
+            for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 32):
                 mode = f"rllib-sample-{r['env_runners']}"
                 per_runner = round(r["per_runner"], 1)
                 learner = round(r["learner_steps_per_second"], 1)

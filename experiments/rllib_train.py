@@ -449,17 +449,17 @@ def train(args):
 def measure_sampling(game_name, num_players=None, runner_counts=(1, 2), steps=2000):
     """Sampling throughput of RLlib env runners on this game, for each count in
     ``runner_counts``, in one Ray session on this machine: every runner samples ``steps``
-    env steps at once (after a warm-up round), timed together; plus the learner's rate on
-    one PPO update of the same size. Returns one dict per runner count."""
+    env steps at once (after a short warm-up), timed together; then the learner's PPO update
+    on those episodes is timed. Returns one dict per runner count."""
     import ray
+    from ray.rllib.utils.metrics import (
+        NUM_ENV_STEPS_SAMPLED_LIFETIME,
+        NUM_MODULE_STEPS_TRAINED_LIFETIME,
+    )
 
     args = parse_args(["--game", game_name, "--batch-size", str(steps)])
     args.players = heist_envs.get_game(game_name).check_players(num_players)
     game = heist_envs.get_game(args.game)
-
-    def sample(runner):
-        return sum(episode.env_steps() for episode in runner.sample(num_timesteps=steps))
-
     rows = []
     start_ray(None)
     try:
@@ -468,19 +468,34 @@ def measure_sampling(game_name, num_players=None, runner_counts=(1, 2), steps=20
             config, _, _ = build_config(args, game)
             algo = config.build_algo()
             runners = algo.env_runner_group
-            runners.foreach_env_runner(sample, local_env_runner=False)  # warm-up: compilation
+            runners.foreach_env_runner(
+                lambda r: r.sample(num_timesteps=200), local_env_runner=False
+            )
             start = time.perf_counter()
-            sampled = sum(runners.foreach_env_runner(sample, local_env_runner=False))
+            batches = runners.foreach_env_runner(
+                lambda r: r.sample(num_timesteps=steps), local_env_runner=False
+            )
             seconds = time.perf_counter() - start
-            algo.train()  # warm-up of the learner
-            learner_seconds = algo.train()["timers"]["learner_update_timer"]
+            episodes = [episode for batch in batches for episode in batch]
+            sampled = sum(episode.env_steps() for episode in episodes)
+            start = time.perf_counter()
+            algo.learner_group.update(
+                episodes=episodes,
+                timesteps={
+                    NUM_ENV_STEPS_SAMPLED_LIFETIME: sampled,
+                    NUM_MODULE_STEPS_TRAINED_LIFETIME: 0,
+                },
+                num_epochs=args.epochs,
+                minibatch_size=args.minibatch_size,
+            )
+            learner_seconds = time.perf_counter() - start
             algo.stop()
             rows.append(
                 {
                     "env_runners": count,
                     "steps_per_second": sampled / seconds,
                     "per_runner": sampled / seconds / count,
-                    "learner_steps_per_second": steps / learner_seconds,
+                    "learner_steps_per_second": sampled / learner_seconds,
                 }
             )
     finally:
