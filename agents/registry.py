@@ -9,9 +9,10 @@ AGENT_FACTORIES = {
     "heuristic": (".heuristic", "make_heuristic"),
     "ismcts": (".ismcts", "make_ismcts"),
     "ppo": (".ppo", "make_ppo"),
+    "rllib": (".rllib", "make_rllib"),
 }
 #: agents that need an optional extra of the package
-AGENT_EXTRAS = {"ppo": "train"}
+AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 
 
 def agent_names() -> list[str]:

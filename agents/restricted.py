@@ -109,7 +109,7 @@ def make_restricted(game_name, seed=None, agent="random", forbid=(), rule=None):
     """A :class:`RestrictedAgent` around the registry agent ``agent`` (a name or
     ``name:key=value`` spec, see :func:`agents.arena.parse_entrant`); a module-level factory,
     so arena workers can build it."""
-    from agents.arena import parse_entrant
+    from .arena import parse_entrant
 
     return RestrictedAgent(
         parse_entrant(agent).build(game_name, seed=seed), game_name, forbid, rule

@@ -16,6 +16,9 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
 - ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
   on idle cores and beside a busy neighbour (another process spinning on one core), with the
   thread defaults of :mod:`heist_envs.core.threads`.
+- ``rllib`` (only when named): Ray RLlib env runners sampling the game, 1 and 2 of them side
+  by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
+  docs/distributed.md).
 
 ``--quick`` (under two minutes on an otherwise idle 2-core machine) measures each row for a
 quarter of a second, batches of 1024 only, and short training runs on 64 games. ``--json
@@ -317,7 +320,8 @@ def busy_neighbour(busy):
         spinner.wait()
 
 
-SECTIONS = ("single", "batch", "train", "search", "shared")
+SECTIONS = ("single", "batch", "train", "search", "shared", "rllib")
+DEFAULT_SECTIONS = SECTIONS[:5]  # rllib starts Ray: only when named
 
 
 def installed(module):
@@ -333,7 +337,7 @@ def run(
     games,
     seconds,
     players=PLAYERS,
-    sections=SECTIONS,
+    sections=DEFAULT_SECTIONS,
     train_steps=65_536,
     train_envs=256,
     batch_sizes=BATCH_SIZES,
@@ -433,6 +437,16 @@ def run(
                         env_share=round(share, 3),
                         neighbour=neighbour,
                     )
+    if "rllib" in sections and installed("ray.rllib"):
+        from experiments.rllib_train import measure_sampling
+
+        for name, n in counts.items():
+            for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 32):
+                mode = f"rllib-sample-{r['env_runners']}"
+                per_runner = round(r["per_runner"], 1)
+                learner = round(r["learner_steps_per_second"], 1)
+                record("ray-rllib", name, mode, n, r["steps_per_second"], None,
+                       per_runner=per_runner, learner_steps_per_second=learner)  # fmt: skip
     return rows
 
 
@@ -481,9 +495,9 @@ def main(argv=None):
     parser.add_argument(
         "--sections",
         nargs="+",
-        default=list(SECTIONS),
+        default=list(DEFAULT_SECTIONS),
         choices=SECTIONS,
-        help="which comparisons to run (default: all)",
+        help=f"which comparisons to run (default: {' '.join(DEFAULT_SECTIONS)})",
     )
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")

@@ -1,6 +1,7 @@
 """The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``)."""
 
 import argparse
+import importlib
 import logging
 import sys
 
@@ -23,6 +24,8 @@ DESCRIPTIONS = {
     "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
     "advantage.",
 }
+#: heist train --backend NAME -> the trainer's module
+TRAINERS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
 AGENTS = f"agent names ({', '.join(agent_names())}), optionally with parameters: name:key=value,..."
 
 
@@ -93,11 +96,14 @@ def benchmark_main(rest):
 
 
 def run_train(rest):
+    backend = argparse.ArgumentParser(add_help=False)
+    backend.add_argument("--backend", choices=sorted(TRAINERS), default="sb3")
+    chosen, rest = backend.parse_known_args(rest)
     try:
-        from experiments import train
+        trainer = importlib.import_module(TRAINERS[chosen.backend])
     except ModuleNotFoundError as missing:
         sys.exit(f"heist train: cannot load the trainer ({missing})")
-    train.main(rest)
+    trainer.main(rest)
 
 
 def run_metrics(rest):
@@ -127,7 +133,7 @@ def main(argv=None):
         add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
     forwarded = {
         "bench": ("speed of heist-envs beside other libraries", benchmark_main),
-        "train": ("train a PPO agent (experiments/train.py)", run_train),
+        "train": ("train a PPO agent (--backend sb3 or rllib)", run_train),
         "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
         "metrics": ("game metrics: length, branching, win rates by seat, ...", run_metrics),
     }

@@ -1,0 +1,1 @@
+"""Adapters to other libraries' environment interfaces (each needs its optional extra)."""

@@ -1,0 +1,142 @@
+"""Every heist game as a Ray RLlib ``MultiAgentEnv``, in RLlib's action-masking convention.
+
+Needs the ``rllib`` extra (``pip install -e ".[rllib]"``).
+
+Observations are ``{"observations": float32 vector, "action_mask": float32 0/1 vector}``,
+the keys and dtypes RLlib's ``ActionMaskingTorchRLModule`` expects. Only the acting agent
+gets an observation at each step (the game is turn-based); when the game ends every agent
+gets its last observation and its terminal reward.
+
+Illegal actions: RLlib's environment check sends one random action without looking at the
+mask. Instead of raising, :class:`HeistMultiAgentEnv` ends the episode there as a forfeit:
+the offender's side gets -1, every other seat 0 (the game was not played out, so nobody won
+it). Masked policies never forfeit.
+
+Policies: the symmetric games share one policy (``"main"``) between every seat; How to Rob a
+Bank has one per side (``"bank"``, and ``"robbers"`` shared by every robber).
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+import heist_envs
+from heist_envs.core.game import Game
+
+#: the policy every seat shares in a symmetric game
+SHARED_POLICY = "main"
+#: game name -> policy of each side (indexed by ``Game.teams``) in the asymmetric games
+SIDE_POLICIES = {"how_to_rob_a_bank": ("bank", "robbers")}
+
+
+def seat_policies(game: Game, num_players: int) -> list[str]:
+    """The trained policy that plays each seat."""
+    sides = SIDE_POLICIES.get(game.name)
+    if sides is None:
+        return [SHARED_POLICY] * game.num_seats(num_players)
+    return [sides[team] for team in game.teams(num_players)]
+
+
+def trained_policies(game: Game, num_players: int) -> list[str]:
+    """The game's trained policies, each once, in seat order."""
+    return list(dict.fromkeys(seat_policies(game, num_players)))
+
+
+def observing_seat(game: Game, observation) -> int | None:
+    """The observer's seat, read from the observation where the game has one policy per
+    side (its layout has an ``observer`` one-hot); None in the symmetric games."""
+    if game.name not in SIDE_POLICIES:
+        return None
+    return int(np.argmax(np.asarray(observation)[game.layout["observer"]]))
+
+
+def observation_space(game: Game) -> gym.spaces.Dict:
+    """One agent's observation space: the game's observation and mask, as float32."""
+    if np.issubdtype(game.obs_dtype, np.integer):
+        info = np.iinfo(game.obs_dtype)
+        low, high = float(info.min), float(info.max)
+    else:
+        low, high = -np.inf, np.inf
+    return gym.spaces.Dict(
+        {
+            "observations": gym.spaces.Box(low, high, (game.obs_size,), np.float32),
+            "action_mask": gym.spaces.Box(0.0, 1.0, (game.num_actions,), np.float32),
+        }
+    )
+
+
+class HeistMultiAgentEnv(MultiAgentEnv):
+    """A heist game for RLlib; ``config`` is ``{"game": name, "num_players": n, **options}``
+    (options as for :func:`heist_envs.make`)."""
+
+    def __init__(self, config=None):
+        super().__init__()
+        config = dict(config or {})
+        if "game" not in config:
+            raise ValueError(
+                f"env config needs 'game', one of: {', '.join(heist_envs.game_names())}"
+            )
+        self.env = heist_envs.make(
+            config.pop("game"), num_players=config.pop("num_players", None), **config
+        )
+        self.game = self.env.game
+        self.agents = self.possible_agents = list(self.env.possible_agents)
+        space = observation_space(self.game)
+        self.observation_spaces = dict.fromkeys(self.agents, space)
+        self.action_spaces = {a: gym.spaces.Discrete(self.game.num_actions) for a in self.agents}
+        self._teams = self.game.teams(self.env.num_players)
+
+    def reset(self, *, seed=None, options=None):
+        self.env.reset(seed=seed, options=options)
+        actor = self.env.agent_selection
+        return {actor: self._observe(actor)}, {}
+
+    def step(self, action_dict):
+        actor = self.env.agent_selection
+        if actor not in action_dict:
+            raise ValueError(f"it is {actor}'s turn; got actions for {sorted(action_dict)}")
+        action = action_dict[actor]
+        if int(action) not in self.env.legal_actions():
+            return self._forfeit(actor)
+        self.env.step(int(action))
+        if not (self.env.terminations[actor] or self.env.truncations[actor]):
+            following = self.env.agent_selection
+            return (
+                {following: self._observe(following)},
+                {actor: 0.0},
+                _flags(False),
+                _flags(False),
+                {},
+            )
+        terminated = self.env.terminations[actor]
+        return self._final(self.env.rewards, terminated)
+
+    def _forfeit(self, offender):
+        team = self._teams[self.agents.index(offender)]
+        rewards = {
+            a: -1.0 if t == team else 0.0 for a, t in zip(self.agents, self._teams, strict=True)
+        }
+        return self._final(rewards, terminated=True)
+
+    def _final(self, rewards, terminated):
+        """Every agent's last observation and reward, and the episode's end flags."""
+        observations = {a: self._observe(a) for a in self.agents}
+        done = {a: True for a in self.agents} | {"__all__": True}
+        not_done = {a: False for a in self.agents} | {"__all__": False}
+        rewards = {a: float(rewards[a]) for a in self.agents}
+        if terminated:
+            return observations, rewards, done, not_done, {}
+        return observations, rewards, not_done, done, {}
+
+    def _observe(self, agent):
+        observation = self.env.observe(agent)
+        return {
+            "observations": observation["observation"].astype(np.float32),
+            "action_mask": observation["action_mask"].astype(np.float32),
+        }
+
+
+def _flags(value) -> dict:
+    return {"__all__": value}

@@ -1,0 +1,164 @@
+"""The RLlib integration: every game passes RLlib's own environment check, forfeits end an
+episode, the league maps seats to modules, bad input fails fast with one line, and (slow) a
+tiny self-play run trains, checkpoints and exports a policy that plays in the arena."""
+
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+
+import heist_envs  # noqa: E402
+from experiments.cli import main as heist  # noqa: E402
+from experiments.rllib_train import HEURISTIC, League  # noqa: E402
+from heist_envs.integrations.rllib import HeistMultiAgentEnv, seat_policies  # noqa: E402
+
+
+def play_masked(env, seed):
+    """A whole game of uniformly random legal actions; the last step's results."""
+    rng = np.random.default_rng(seed)
+    observations, _ = env.reset(seed=seed)
+    while True:
+        ((agent, observation),) = observations.items()
+        assert env.observation_spaces[agent].contains(observation)
+        legal = np.flatnonzero(observation["action_mask"])
+        observations, rewards, terminated, truncated, _ = env.step({agent: rng.choice(legal)})
+        if terminated["__all__"] or truncated["__all__"]:
+            return observations, rewards, terminated, truncated
+
+
+@pytest.mark.parametrize("game", heist_envs.game_names())
+def test_every_game_passes_rllibs_environment_check(game):
+    env = HeistMultiAgentEnv({"game": game})
+    for _ in range(3):  # its random action is illegal in most positions, legal in some
+        check_multiagent_environments(env)
+    observations, rewards, terminated, truncated = play_masked(env, seed=3)
+    assert set(observations) == set(rewards) == set(env.agents)
+    for observation in observations.values():
+        assert observation["observations"].dtype == np.float32
+        assert observation["action_mask"].dtype == np.float32
+    assert terminated["__all__"] != truncated["__all__"]
+
+
+def test_final_rewards_are_the_games():
+    env = HeistMultiAgentEnv({"game": "art_robbery", "num_players": 3})
+    _, rewards, terminated, _ = play_masked(env, seed=5)
+    assert terminated["__all__"]
+    assert rewards == env.env.rewards and sorted(set(rewards.values())) in ([-1.0, 1.0], [1.0])
+
+
+def test_an_illegal_action_ends_the_episode_as_a_loss_for_the_offenders_side():
+    env = HeistMultiAgentEnv({"game": "how_to_rob_a_bank", "num_players": 4})
+    observations, _ = env.reset(seed=1)
+    ((agent, observation),) = observations.items()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    observations, rewards, terminated, _, _ = env.step({agent: illegal})
+    assert terminated["__all__"] and set(observations) == set(env.agents)
+    offender_team = env.game.teams(4)[env.agents.index(agent)]
+    for other, team in zip(env.agents, env.game.teams(4), strict=True):
+        assert rewards[other] == (-1.0 if team == offender_team else 0.0)
+
+
+def test_symmetric_games_share_one_policy_and_the_bank_game_has_one_per_side():
+    art = heist_envs.get_game("art_robbery")
+    bank = heist_envs.get_game("how_to_rob_a_bank")
+    assert seat_policies(art, 4) == ["main"] * 4
+    assert seat_policies(bank, 4) == ["bank", "robbers", "robbers", "robbers"]
+    assert seat_policies(bank, 2) == ["bank", "robbers", "robbers"]
+
+
+def test_the_league_draws_once_per_episode_and_the_learning_side_plays_its_policy():
+    bank = heist_envs.get_game("how_to_rob_a_bank")
+    league = League(
+        tuple(bank.agent_names(4)), tuple(seat_policies(bank, 4)), tuple(bank.teams(4)), ("it5",)
+    )
+    seen = set()
+    for k in range(200):
+        episode = SimpleNamespace(id_=f"episode-{k}")
+        modules = [league(agent, episode) for agent in league.agents]
+        assert modules == [league(agent, episode) for agent in league.agents]
+        assert modules[1] == modules[2] == modules[3]  # the robbers are one side
+        assert "bank" in modules or "robbers" in modules  # one side learns
+        seen.add(tuple(modules))
+    assert seen == {
+        ("bank", "robbers", "robbers", "robbers"),
+        ("bank", HEURISTIC, HEURISTIC, HEURISTIC),
+        (HEURISTIC, "robbers", "robbers", "robbers"),
+        ("bank", "robbers_it5", "robbers_it5", "robbers_it5"),
+        ("bank_it5", "robbers", "robbers", "robbers"),
+    }
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--game", "chess"], "unknown game 'chess'; available: art_robbery"),
+        (["--game", "thiefs_market", "--players", "2"], "out of range; allowed: 3 to 5"),
+        (["--game", "art_robbery", "--address", "nowhere"], "--address takes HOST:PORT"),
+        (["--game", "art_robbery", "--address", "127.0.0.1:1"], "no Ray cluster answers at"),
+        (["--game", "art_robbery", "--iterations", "0"], "--iterations must be at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_within_seconds(flags, message, capsys, tmp_path):
+    start = time.perf_counter()
+    with pytest.raises(SystemExit) as exit:
+        heist(["train", "--backend", "rllib", *flags, "--out", str(tmp_path)])
+    assert time.perf_counter() - start < 10
+    text = str(exit.value.code)
+    assert text.startswith("heist train --backend rllib: error: ") and message in text
+    assert "\n" not in text and "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_short_self_play_run_trains_checkpoints_and_exports_a_playable_agent(tmp_path):
+    from agents.arena import tournament
+    from agents.registry import make_agent
+    from agents.rllib import load_module
+
+    out = tmp_path / "run"
+    heist(
+        ["train", "--backend", "rllib", "--game", "how_to_rob_a_bank", "--players", "2"]
+        + ["--iterations", "2", "--env-runners", "1", "--batch-size", "200"]
+        + ["--minibatch-size", "100", "--epochs", "1", "--hidden", "16"]
+        + ["--snapshot-every", "1", "--eval-every", "1", "--eval-games", "4"]
+        + ["--out", str(out), "--no-progress"]
+    )
+    metrics = (out / "metrics.csv").read_text().splitlines()
+    evals = (out / "eval.csv").read_text().splitlines()
+    assert len(metrics) == 3 and len(evals) == 3 and (out / "learning_curve.png").exists()
+    assert int(metrics[-1].split(",")[3]) >= 400  # env steps sampled
+    # training changed the weights of both sides' policies
+    for policy in ("bank", "robbers"):
+        first = load_module(str(out / "checkpoints" / "iter_0001"), policy).state_dict()
+        final = load_module(str(out / "final"), policy).state_dict()
+        assert any(not np.array_equal(first[k], final[k]) for k in final)
+    # the exported policy plays every seat in the arena, with Ray shut down
+    agent = make_agent("rllib", "how_to_rob_a_bank", checkpoint=str(out / "final"))
+    assert agent.num_players == 2
+    result = tournament(
+        "how_to_rob_a_bank",
+        [f"rllib:checkpoint={out / 'final'}", "heuristic"],
+        games=2,
+        num_players=2,
+        workers=1,
+        progress=False,
+    )
+    assert not result.forfeits and result.summary[0]["games"] == 2
+
+
+def test_the_rllib_agent_refuses_a_folder_that_is_not_a_checkpoint_for_its_game(tmp_path):
+    from agents.registry import make_agent
+    from agents.rllib import write_checkpoint_info
+    from heist_envs.core.errors import GameRecordError
+
+    with pytest.raises(GameRecordError, match="heist.json is missing"):
+        make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
+    write_checkpoint_info(tmp_path, "toits_de_paris", 4, ["main"] * 4)
+    with pytest.raises(GameRecordError, match="trained for toits_de_paris with 4 players"):
+        make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
+    with pytest.raises(ValueError, match="needs checkpoint=PATH"):
+        make_agent("rllib", "art_robbery")
