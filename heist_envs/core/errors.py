@@ -11,3 +11,8 @@ class IllegalActionError(HeistError, ValueError):
 
 class GameRecordError(HeistError, ValueError):
     """A saved game or game record that is malformed or does not match the game."""
+
+
+class InvalidStateError(GameRecordError):
+    """A game state whose fields are out of range or contradict each other: no game of the
+    rules reaches it. The message names the first bad field and what it allows."""
