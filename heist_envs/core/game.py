@@ -15,6 +15,8 @@ from functools import cached_property
 import numpy as np
 from numba.core import config
 
+from heist_envs.core.errors import InvalidStateError
+
 #: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
 HEADER_FIELDS = [
     ("rng", np.uint64),  # the RNG state (heist_envs.core.rng)
@@ -170,8 +172,6 @@ class Game:
         the record ``s`` is one the rules can reach: every field in range, the fields
         consistent, and a running game with a legal action. Only ``legal_mask`` runs, and only
         once everything else has passed, so no kernel function sees a bad record."""
-        from heist_envs.core.errors import InvalidStateError
-
         try:
             n = int(s.num_players)
             if not self.min_players <= n <= self.max_players:
