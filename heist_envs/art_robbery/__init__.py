@@ -26,6 +26,9 @@ from .components import CARD_COUNTS, NUM_CARD_TYPES, NUM_CARDS
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
 from .render import render
 from .state import STATE_DTYPE
+from .validity import validate
+
+MAX_TURNS_LIMIT = np.iinfo(np.int32).max
 
 OPTIONS = {
     "max_turns": Option(1000, "truncate the game after this many card plays (D9)"),
@@ -39,8 +42,11 @@ OPTIONS = {
 
 def setup(s, seed, options):
     max_turns = options["max_turns"]
-    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
-        raise ValueError(f"art_robbery: max_turns must be a positive integer, got {max_turns!r}")
+    valid = not isinstance(max_turns, bool) and isinstance(max_turns, (int, np.integer))
+    if not valid or not 1 <= max_turns <= MAX_TURNS_LIMIT:
+        raise ValueError(
+            f"art_robbery: max_turns must be an integer 1 to {MAX_TURNS_LIMIT}, got {max_turns!r}"
+        )
     s.max_turns = max_turns
     rules.init(s, seed)
     if options["deck_order"] is not None:
@@ -53,13 +59,17 @@ def setup(s, seed, options):
 
 def check_deck_order(deck_order):
     """The deck order as an int8 array, or a ValueError saying why it is not one."""
-    order = np.asarray(deck_order)
+    try:
+        order = np.asarray(deck_order)
+    except (ValueError, TypeError):
+        order = np.zeros(0)
     if order.shape != (NUM_CARDS,) or not np.issubdtype(order.dtype, np.integer):
         raise ValueError(
-            f"art_robbery: deck_order must be {NUM_CARDS} card type ids, got shape {order.shape}"
+            f"art_robbery: deck_order must be {NUM_CARDS} card type ids, got {deck_order!r:.80}"
         )
-    counts = np.bincount(order, minlength=NUM_CARD_TYPES) if order.min() >= 0 else None
-    if counts is None or len(counts) != NUM_CARD_TYPES or (counts != CARD_COUNTS).any():
+    in_range = order.min() >= 0 and order.max() < NUM_CARD_TYPES
+    counts = np.bincount(order, minlength=NUM_CARD_TYPES) if in_range else None
+    if counts is None or (counts != CARD_COUNTS).any():
         raise ValueError(
             "art_robbery: deck_order must hold each card type id 0-8 as often as the deck "
             f"does: {dict(enumerate(CARD_COUNTS.tolist()))}"
@@ -99,5 +109,6 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    validate=validate,
     description=__doc__,
 )

@@ -367,3 +367,5 @@ def determinize(s, seat, seed):
     for q in range(n):
         if q != seat:
             s.drawn_since[q, :] = 0
+    # The slots above the pile hold cards drawn earlier, opponents' included: forget them.
+    s.deck[s.deck_size :] = -1

@@ -15,3 +15,8 @@ class GameRecordError(HeistError, ValueError):
 
 class CallOrderError(HeistError, RuntimeError):
     """A call out of order: before ``reset()``, or after the game ended for every agent."""
+
+
+class InvalidStateError(GameRecordError):
+    """A game state whose fields are out of range or contradict each other: no game of the
+    rules reaches it. The message names the first bad field and what it allows."""

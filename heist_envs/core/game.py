@@ -15,6 +15,8 @@ from functools import cached_property
 import numpy as np
 from numba.core import config
 
+from heist_envs.core.errors import InvalidStateError
+
 #: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
 HEADER_FIELDS = [
     ("rng", np.uint64),  # the RNG state (heist_envs.core.rng)
@@ -65,6 +67,9 @@ class Game:
     - ``scores(s)``: a dict of per-seat results (scores, tie-breakers) for ``infos``.
     - ``teams(num_players)``: each seat's team; seats of a team share one outcome (default:
       every seat on its own).
+    - ``validate(s)``: raise :class:`InvalidStateError` unless every field of ``s`` lies in
+      its range and the fields agree with each other as in a game of the rules (the header
+      fields are already checked); see :meth:`check_state`.
     """
 
     name: str
@@ -89,6 +94,7 @@ class Game:
     action_name: Callable
     render: Callable
     scores: Callable
+    validate: Callable
     agent_names: Callable[[int], list[str]] = field(
         default=lambda n: [f"player_{i}" for i in range(n)]
     )
@@ -149,13 +155,60 @@ class Game:
         return int(num_players)
 
     def check_options(self, options: Mapping | None) -> dict:
-        """The options with defaults filled in, or a ValueError naming the unknown ones."""
+        """The options with defaults filled in, or a ValueError naming the unknown ones.
+
+        Values become plain Python data (numpy integers and arrays included), so that game
+        records serialise; an option whose default is a bool takes only a bool. The game's
+        ``setup`` checks the values themselves.
+        """
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"{self.name}: options must be a dict, got {options!r:.80}")
         options = dict(options or {})
-        unknown = sorted(set(options) - set(self.options))
+        unknown = sorted(set(options) - set(self.options), key=repr)
         if unknown:
             allowed = ", ".join(sorted(self.options)) or "none"
             raise ValueError(f"{self.name}: unknown option(s) {unknown}; allowed: {allowed}")
-        return {name: options.get(name, opt.default) for name, opt in self.options.items()}
+        result = {}
+        for name, opt in self.options.items():
+            try:
+                value = plain(options.get(name, opt.default))
+            except RecursionError:
+                raise ValueError(f"{self.name}: option {name} is nested too deeply") from None
+            if isinstance(opt.default, bool) and not isinstance(value, bool):
+                raise ValueError(f"{self.name}: option {name} must be True or False, got {value!r}")
+            result[name] = value
+        return result
+
+    def check_state(self, s) -> None:
+        """Raise :class:`InvalidStateError` (a ValueError) naming the first bad field unless
+        the record ``s`` is one the rules can reach: every field in range, the fields
+        consistent, and a running game with a legal action. Only ``legal_mask`` runs, and only
+        once everything else has passed, so no kernel function sees a bad record."""
+        try:
+            n = int(s.num_players)
+            if not self.min_players <= n <= self.max_players:
+                raise InvalidStateError(
+                    f"field num_players = {n}; allowed: {self.min_players} to {self.max_players}"
+                )
+            if int(s.status) not in (RUNNING, TERMINATED, TRUNCATED):
+                raise InvalidStateError(f"field status = {int(s.status)}; allowed: 0, 1, 2")
+            if int(s.rng) == 0:
+                raise InvalidStateError("field rng = 0; allowed: any nonzero 64-bit value")
+            seats = self.num_seats(n)
+            if s.status == RUNNING and not 0 <= s.actor < seats:
+                raise InvalidStateError(
+                    f"field actor = {int(s.actor)}; allowed in a running game: 0 to {seats - 1}"
+                )
+            if s.status != RUNNING and s.actor != -1:
+                raise InvalidStateError(f"field actor = {int(s.actor)}; allowed once over: -1")
+            self.validate(s)
+            if s.status == RUNNING:
+                mask = np.zeros(self.num_actions, np.int8)
+                self.legal_mask(s, mask)
+                if not mask.any():
+                    raise InvalidStateError("the game is running but the actor has no legal action")
+        except InvalidStateError as e:
+            raise InvalidStateError(f"{self.name}: invalid state: {e}") from None
 
     def new_state(self, num_players=None, seed=None, options=None) -> np.recarray:
         """A new game as a 1-element record array (``state[0]`` is the record)."""
@@ -169,6 +222,20 @@ class Game:
     def new_states(self, n: int) -> np.recarray:
         """An empty batch of ``n`` records, for the batched engine."""
         return np.zeros(n, self.state_dtype).view(np.recarray)
+
+
+def plain(value):
+    """``value`` as plain Python data: numpy scalars and arrays become ints, floats, bools
+    and lists, inside lists, tuples and dicts too."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
 
 
 def normalize_seed(seed) -> int:

@@ -9,11 +9,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from heist_envs.core.errors import GameRecordError
-from heist_envs.core.game import Game
+from heist_envs.core.game import Game, plain
 
 RECORD_FORMAT = "heist-envs/game-record"
 STATE_FORMAT = "heist-envs/state"
 FORMAT_VERSION = 1
+#: The longest game record text accepted (characters); real records are far shorter.
+MAX_RECORD_CHARS = 1 << 25
 
 
 def state_dict(game: Game, state) -> dict:
@@ -32,9 +34,11 @@ def state_dict(game: Game, state) -> dict:
 
 
 def load_state_dict(game: Game, data, num_players: int | None = None):
-    """The 1-element state array saved by :func:`state_dict`, after checking it fits."""
+    """The 1-element state array saved by :func:`state_dict`, after checking it fits and is a
+    state of the game (:meth:`Game.check_state`); no kernel function sees it before."""
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise GameRecordError(f"not a saved state: expected a dict with format {STATE_FORMAT!r}")
+    check_version("saved state", data)
     if data.get("game") != game.env_name:
         raise GameRecordError(f"saved state is for {data.get('game')!r}, not {game.env_name!r}")
     fields = data.get("fields")
@@ -50,10 +54,12 @@ def load_state_dict(game: Game, data, num_players: int | None = None):
         ftype = game.state_dtype.fields[name][0]
         try:
             value = np.asarray(fields[name])
-            cast = value.astype(ftype.base)
-            if value.shape != ftype.shape or not np.array_equal(cast, value):
+            if value.shape != ftype.shape or not np.issubdtype(value.dtype, np.integer):
                 raise ValueError
-        except (ValueError, TypeError, OverflowError):
+            cast = value.astype(ftype.base)
+            if not np.array_equal(cast, value):
+                raise ValueError
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError):
             raise GameRecordError(
                 f"saved state field {name!r} must be {ftype.base} of shape {ftype.shape}"
             ) from None
@@ -62,7 +68,18 @@ def load_state_dict(game: Game, data, num_players: int | None = None):
     if not game.min_players <= n <= game.max_players or (num_players and n != num_players):
         want = num_players or f"{game.min_players}-{game.max_players}"
         raise GameRecordError(f"saved state has {n} players; expected {want}")
+    game.check_state(state[0])
     return state
+
+
+def check_version(what, data):
+    """A GameRecordError unless ``data`` is of this library's format version."""
+    version = data.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise GameRecordError(
+            f"{what} has format version {version!r}; this version of heist-envs reads "
+            f"version {FORMAT_VERSION}"
+        )
 
 
 @dataclass
@@ -75,30 +92,45 @@ class GameRecord:
     options: dict = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
 
+    def __post_init__(self):
+        """Check the field types, so that a bad record fails here with a clear message."""
+        if not isinstance(self.game, str):
+            raise GameRecordError(f"game record 'game' must be a game name, got {self.game!r:.80}")
+        for name in ("num_players", "seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise GameRecordError(f"game record {name!r} must be an integer, got {value!r:.80}")
+        if not isinstance(self.options, dict) or not all(isinstance(k, str) for k in self.options):
+            raise GameRecordError("game record 'options' must be a dict with string keys")
+        if not isinstance(self.actions, list) or not all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in self.actions
+        ):
+            raise GameRecordError("game record 'actions' must be a list of integers")
+
     def to_json(self) -> str:
         data = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, **asdict(self)}
-        data["options"] = {k: _jsonable(v) for k, v in self.options.items()}
-        return json.dumps(data)
+        return json.dumps(plain(data))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
+        if not isinstance(text, (str, bytes)) or len(text) > MAX_RECORD_CHARS:
+            raise GameRecordError(
+                f"a game record must be JSON text of at most {MAX_RECORD_CHARS} characters"
+            )
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise GameRecordError(f"game record is not valid JSON: {e}") from None
+        except RecursionError:
+            raise GameRecordError("game record is nested too deeply to be a game record") from None
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise GameRecordError(f"not a game record: expected format {RECORD_FORMAT!r}")
+        check_version("game record", data)
         missing = [
             k for k in ("game", "num_players", "seed", "options", "actions") if k not in data
         ]
         if missing:
             raise GameRecordError(f"game record lacks {missing}")
-        if not isinstance(data["actions"], list) or not all(
-            isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]
-        ):
-            raise GameRecordError("game record 'actions' must be a list of integers")
-        if not isinstance(data["options"], dict):
-            raise GameRecordError("game record 'options' must be a dict")
         return cls(
             data["game"], data["num_players"], data["seed"], data["options"], data["actions"]
         )
@@ -121,7 +153,3 @@ class GameRecord:
             except ValueError as e:
                 raise GameRecordError(f"game record action {i} does not replay: {e}") from None
         return env
-
-
-def _jsonable(value):
-    return value.tolist() if isinstance(value, np.ndarray) else value

@@ -8,6 +8,8 @@ observation and mask returned for them are those of the new game's first actor.
 
 from __future__ import annotations
 
+import os
+
 import numba as nb
 import numpy as np
 
@@ -91,14 +93,39 @@ def _build_loops(game, parallel):
 # Threads pay only for large batches: starting them costs more than stepping a few games,
 # and far more while other processes load the cores.
 PARALLEL_MIN_BATCH = 1024
+#: The largest batch accepted (its arrays take about num_envs * obs_size * 4 bytes).
+MAX_ENVS = 1 << 22
 _LOOPS = {}
+#: The process whose threads ran a parallel loop (None: none has run). Numba's OpenMP
+#: threads do not survive a fork: a forked child that ran a parallel loop would be killed
+#: ("fork() called from a process already using GNU OpenMP"), so a child steps its batches
+#: with the serial loops instead.
+_threads_started_in = None
 
 
 def batch_loops(game, parallel):
+    """The (reset_all, step_all) loops of ``game``; the serial ones in a forked child whose
+    parent already ran parallel loops."""
+    global _threads_started_in
+    parallel = bool(parallel)
+    if parallel:
+        if _threads_started_in not in (None, os.getpid()):
+            parallel = False
+        else:
+            _threads_started_in = os.getpid()
     key = (game.name, parallel)
     if key not in _LOOPS:
         _LOOPS[key] = _build_loops(game, parallel)
     return _LOOPS[key]
+
+
+def check_num_envs(num_envs) -> int:
+    """``num_envs`` as an int (any integer type), or a ValueError saying what is allowed."""
+    if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+        raise ValueError(f"num_envs must be an integer, got {num_envs!r:.80}")
+    if not 1 <= num_envs <= MAX_ENVS:
+        raise ValueError(f"num_envs must be 1 to {MAX_ENVS}, got {num_envs}")
+    return int(num_envs)
 
 
 class VectorGames:
@@ -110,8 +137,9 @@ class VectorGames:
     """
 
     def __init__(self, game: Game, num_envs: int, num_players=None, options=None):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a heist_envs Game (get_game(name)), got {game!r:.80}")
+        num_envs = check_num_envs(num_envs)
         self.game = game
         self.num_envs = num_envs
         self.num_players = game.check_players(num_players)
@@ -128,15 +156,17 @@ class VectorGames:
         self.truncated = np.zeros(num_envs, np.bool_)
         self.base_seed = np.uint64(0)
         self.parallel = num_envs >= PARALLEL_MIN_BATCH
-        self._reset_all, self._step_all = batch_loops(game, self.parallel)
         self.all_games = np.ones(num_envs, np.bool_)
+
+    def _loops(self):
+        """Looked up at each call: after a fork the child gets the serial loops."""
+        return batch_loops(self.game, self.parallel)
 
     def reset(self, seed=None):
         """Deal every game anew; game i's k-th episode is seeded ``seed + i + k * num_envs``."""
         self.base_seed = np.uint64(normalize_seed(seed))
-        self._reset_all(
-            self.states, self.base_seed, self.episodes, self.actors, self.obs, self.masks
-        )
+        reset_all, _ = self._loops()
+        reset_all(self.states, self.base_seed, self.episodes, self.actors, self.obs, self.masks)
         self.rewards[:] = 0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -148,9 +178,10 @@ class VectorGames:
 
         ``active`` (bool per game) steps only those games; the others' actions are ignored.
         """
-        active = self.all_games if active is None else np.asarray(active, np.bool_)
+        active = self.all_games if active is None else self.check_active(active)
         actions = self.check_actions(actions, active)
-        self._step_all(
+        _, step_all = self._loops()
+        step_all(
             self.states,
             actions,
             active,
@@ -164,6 +195,20 @@ class VectorGames:
             self.truncated,
         )
         return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def check_active(self, active) -> np.ndarray:
+        """``active`` as a bool array, or a ValueError unless it is one flag per game."""
+        flags = np.asarray(active)
+        ok = flags.shape == (self.num_envs,) and (
+            flags.dtype == np.bool_
+            or (np.issubdtype(flags.dtype, np.integer) and np.isin(flags, (0, 1)).all())
+        )
+        if not ok:
+            raise ValueError(
+                f"active must be {self.num_envs} bools (one per game), "
+                f"got {flags.dtype} of shape {flags.shape}"
+            )
+        return flags.astype(np.bool_)
 
     def check_actions(self, actions, active) -> np.ndarray:
         """The actions as int64, or an error naming the first bad game and action."""

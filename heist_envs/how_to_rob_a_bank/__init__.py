@@ -43,6 +43,7 @@ from .components import (
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
 from .render import render
 from .state import BANK_WINS, NO_WINNER, STATE_DTYPE, STOLEN
+from .validity import validate
 
 OPTIONS = {
     "tile_layouts": Option(
@@ -75,11 +76,15 @@ def check_tile_layouts(layouts, num_players):
     """The layouts as an int8 array [rounds, 9], or a ValueError saying what is allowed."""
     in_play = sorted(np.flatnonzero(TILE_IN_PLAY[1 if num_players == 4 else 0]).tolist())
     allowed = ", ".join(f"{TILE_NAMES[t]} ({t})" for t in in_play)
-    if isinstance(layouts, (str, bytes)) or not 1 <= len(layouts) <= NUM_ROUNDS:
-        raise ValueError(f"how_to_rob_a_bank: tile_layouts must be 1 to {NUM_ROUNDS} layouts")
+    if not isinstance(layouts, (list, tuple)) or not 1 <= len(layouts) <= NUM_ROUNDS:
+        raise ValueError(
+            f"how_to_rob_a_bank: tile_layouts must be a list of 1 to {NUM_ROUNDS} layouts, "
+            f"got {layouts!r:.80}"
+        )
     result = np.zeros((len(layouts), N_ROOMS), np.int8)
     for i, layout in enumerate(layouts):
-        ids = [TILE_NAMES.index(t) if t in TILE_NAMES else t for t in layout]
+        listed = isinstance(layout, (list, tuple))
+        ids = [TILE_NAMES.index(t) if t in TILE_NAMES else t for t in layout] if listed else []
         valid = all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in ids)
         if not valid or sorted(int(t) for t in ids) != in_play:
             raise ValueError(
@@ -90,16 +95,29 @@ def check_tile_layouts(layouts, num_players):
     return result
 
 
+def is_card_type(value):
+    return (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, bool)
+        and 0 <= value < N_CARD_TYPES
+    )
+
+
 def check_hands(hands, num_players):
     """The hands as count vectors [seat, type], or a ValueError saying what is allowed."""
     seats = len(agent_names(num_players))
-    if isinstance(hands, (str, bytes)) or len(hands) != seats:
-        raise ValueError(f"how_to_rob_a_bank: hands needs one hand per seat ({seats} seats)")
+    if not isinstance(hands, (list, tuple)) or len(hands) != seats:
+        raise ValueError(
+            f"how_to_rob_a_bank: hands must be a list of one hand per seat ({seats} seats), "
+            f"got {hands!r:.80}"
+        )
     counts = np.zeros((MAX_SEATS, N_CARD_TYPES), np.int8)
     for p, hand in enumerate(hands):
         deck = DECK_COUNTS[p]
-        ok = len(hand) == HAND_SIZE and all(
-            isinstance(t, (int, np.integer)) and 0 <= t < N_CARD_TYPES for t in hand
+        ok = (
+            isinstance(hand, (list, tuple))
+            and len(hand) == HAND_SIZE
+            and all(is_card_type(t) for t in hand)
         )
         if ok:
             counts[p] = np.bincount(np.asarray(hand, np.int64), minlength=N_CARD_TYPES)
@@ -165,6 +183,7 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    validate=validate,
     agent_names=agent_names,
     teams=teams,
     description=__doc__,

@@ -777,8 +777,11 @@ def returns(s, out):
 
 @nb.njit(cache=True)
 def determinize(s, seat, seed):
-    """Re-deal the other side's hand/aside split (spec 6.3), then reseed the RNG."""
+    """Re-deal the other side's hand/aside split (spec 6.3), then reseed the RNG. The
+    ``hands`` option's round-1 hands are dropped: they tell the other side's first draw."""
     seed_rng(s, seed)
+    s.fixed_hands = 0
+    s.fixed_hand[:] = 0
     for q in range(s.n_seats):
         if (q == 0) != (seat == 0):
             size = 0

@@ -45,6 +45,7 @@ from .components import (
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
 from .render import render
 from .state import STATE_DTYPE, TRIMMED, UNOWNED
+from .validity import validate
 
 OPTIONS = {
     "first_player": Option(0, 'round 1\'s first player: a seat, or "random" (D30)'),
@@ -72,7 +73,7 @@ def _is_int(value):
 def setup(s, seed, options):
     n = int(s.num_players)
     first = options["first_player"]
-    if first == "random":
+    if isinstance(first, str) and first == "random":
         s.start_seat = -1
     elif _is_int(first) and 0 <= first < n:
         s.start_seat = first
@@ -107,7 +108,7 @@ def check_deck_order(deck_order):
         d = DECK_LETTERS.index(letter)
         kept = int(DECK_KEPT[d])
         deck_ids = [x + 1 for x in range(NUM_CARDS) if CARD_DECK[x] == d]
-        ids = list(ids)
+        ids = list(ids) if isinstance(ids, (list, tuple)) else [None]
         valid = (
             len(ids) == kept
             and all(_is_int(i) and i in deck_ids for i in ids)
@@ -189,5 +190,6 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    validate=validate,
     description=__doc__,
 )

@@ -44,6 +44,7 @@ from .components import (
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
 from .render import render
 from .state import REWARD_SCORE, REWARD_WIN, SEAT_0, STATE_DTYPE
+from .validity import validate
 
 REWARDS = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
@@ -71,7 +72,7 @@ OPTIONS = {
 def setup(s, seed, options):
     n = int(s.num_players)
     first_leader = options["first_leader"]
-    if first_leader == "random":
+    if isinstance(first_leader, str) and first_leader == "random":
         s.first_leader = -1
     elif is_int(first_leader) and 0 <= first_leader < n:
         s.first_leader = first_leader
@@ -80,7 +81,7 @@ def setup(s, seed, options):
             f"toits_de_paris: first_leader must be a seat 0-{n - 1} or 'random', "
             f"got {first_leader!r}"
         )
-    if options["reward"] not in REWARDS:
+    if not isinstance(options["reward"], str) or options["reward"] not in REWARDS:
         raise ValueError(
             f"toits_de_paris: reward must be one of {sorted(REWARDS)}, got {options['reward']!r}"
         )
@@ -189,5 +190,6 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    validate=validate,
     description=__doc__,
 )
