@@ -97,7 +97,10 @@ class Table:
             raise TableError("the game is over")
         if self.players[actor] != HUMAN:
             raise TableError(f"{self.env.agent_selection} is played by {self.players[actor]}")
-        self._step(actor, action)
+        try:
+            self._step(actor, action)
+        except TypeError as e:  # not an action id at all (text, a fraction, null)
+            raise TableError(str(e)) from None
 
     def advance(self):
         """One move by the agent whose seat acts."""
