@@ -99,3 +99,18 @@ def test_random_legal_actions_are_legal_reproducible_and_the_same_on_every_core(
     np.testing.assert_array_equal(serial, parallel)
     np.testing.assert_array_equal(serial, again)
     assert len(np.unique(serial)) > 10  # not always the same pick
+
+
+def test_an_unseeded_reset_continues_the_last_seeded_one():
+    """Gymnasium's seeding contract: ``reset(seed=s); reset()`` deals the same games in two
+    fresh engines (the second reset draws its seed from a generator seeded by ``s``)."""
+    game = heist_envs.get_game("art_robbery")
+    deals = []
+    for _ in range(2):
+        games = VectorGames(game, 4, 3)
+        games.reset(seed=1)
+        first = games.states.tobytes()
+        games.reset()
+        deals.append(games.states.tobytes())
+        assert deals[-1] != first
+    assert deals[0] == deals[1]

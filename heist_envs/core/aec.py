@@ -17,7 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from heist_envs.core.errors import CallOrderError, GameRecordError, IllegalActionError
-from heist_envs.core.game import RUNNING, TERMINATED, Game, normalize_seed
+from heist_envs.core.game import RUNNING, TERMINATED, Game, SeedStream
 from heist_envs.core.record import GameRecord, load_state_dict, state_dict
 
 #: What an illegal action does: raise IllegalActionError (the game unchanged), or end the game
@@ -109,7 +109,7 @@ class HeistEnv(AECEnv):
         self.state_space = _state_space(game)
         self._entry = game.entry
         self._state = None
-        self._seed_rng = None  # seeded by reset(seed=...); unseeded resets draw from it
+        self._seeds = SeedStream()  # seeded by reset(seed=...); unseeded resets draw from it
         self.game_seed = None
         self.agents = []
 
@@ -138,16 +138,10 @@ class HeistEnv(AECEnv):
             )
             options = {k: v for k, v in options.items() if k not in unknown}
         merged = {**self.default_options, **options}
-        seed_rng = copy.deepcopy(self._seed_rng)  # drawn from only if the game starts
-        if seed is not None:
-            game_seed = normalize_seed(seed)
-            seed_rng = np.random.default_rng(game_seed)
-        elif seed_rng is not None:
-            game_seed = int(seed_rng.integers(1 << 64, dtype=np.uint64))
-        else:
-            game_seed = normalize_seed(None)
+        seeds = copy.deepcopy(self._seeds)  # kept only if the game starts
+        game_seed = seeds.next(seed)
         state = self.game.new_state(self.num_players, game_seed, merged)  # may raise
-        self.game_seed, self.options, self._seed_rng = game_seed, merged, seed_rng
+        self.game_seed, self.options, self._seeds = game_seed, merged, seeds
         self._start(state)
 
     def observe(self, agent):

@@ -238,6 +238,27 @@ def plain(value):
     return value
 
 
+class SeedStream:
+    """Gymnasium's seeding contract for a sequence of games.
+
+    ``next(seed)`` is the seed of the next game: ``seed`` itself when one is given (which also
+    restarts the stream from it), else the next draw of a generator seeded by the last given
+    seed, else (no seed ever given) a fresh one from the OS.
+    """
+
+    def __init__(self):
+        self.rng = None
+
+    def next(self, seed=None) -> int:
+        if seed is not None:
+            seed = normalize_seed(seed)
+            self.rng = np.random.default_rng(seed)
+            return seed
+        if self.rng is not None:
+            return int(self.rng.integers(1 << 64, dtype=np.uint64))
+        return normalize_seed(None)
+
+
 def normalize_seed(seed) -> int:
     """A 64-bit seed from an int, or a fresh random one for None."""
     if seed is None:

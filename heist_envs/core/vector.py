@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from heist_envs.core.errors import IllegalActionError
-from heist_envs.core.game import RUNNING, TERMINATED, TRUNCATED, Game, normalize_seed
+from heist_envs.core.game import RUNNING, TERMINATED, TRUNCATED, Game, SeedStream
 
 
 @nb.njit(cache=True)
@@ -155,6 +155,7 @@ class VectorGames:
         self.terminated = np.zeros(num_envs, np.bool_)
         self.truncated = np.zeros(num_envs, np.bool_)
         self.base_seed = np.uint64(0)
+        self.seeds = SeedStream()
         self.parallel = num_envs >= PARALLEL_MIN_BATCH
         self.all_games = np.ones(num_envs, np.bool_)
 
@@ -163,8 +164,12 @@ class VectorGames:
         return batch_loops(self.game, self.parallel)
 
     def reset(self, seed=None):
-        """Deal every game anew; game i's k-th episode is seeded ``seed + i + k * num_envs``."""
-        self.base_seed = np.uint64(normalize_seed(seed))
+        """Deal every game anew; game i's k-th episode is seeded ``seed + i + k * num_envs``.
+
+        Without a seed, ``seed`` is drawn from a generator seeded by the last seeded reset (a
+        fresh OS seed if there was none), as Gymnasium's envs do.
+        """
+        self.base_seed = np.uint64(self.seeds.next(seed))
         reset_all, _ = self._loops()
         reset_all(self.states, self.base_seed, self.episodes, self.actors, self.obs, self.masks)
         self.rewards[:] = 0
