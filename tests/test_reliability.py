@@ -183,3 +183,11 @@ def test_a_forked_child_runs_batches_after_the_parent_ran_a_parallel_one():
     context = multiprocessing.get_context("fork")
     with context.Pool(2) as pool:
         assert pool.map(_child_runs_a_batch, [ART, ART]) == [True, True]
+
+
+def test_bad_option_values_are_refused_when_the_env_is_made():
+    """Not first at the ``reset`` that would use them."""
+    with pytest.raises(ValueError, match="max_turns"):
+        heist_envs.make(ART, max_turns=2**31)
+    with pytest.raises(ValueError, match="max_rounds"):
+        heist_envs.make(MARKET, max_rounds="many")

@@ -86,6 +86,7 @@ class HeistEnv(AECEnv):
         self.game = game
         self.num_players = game.check_players(num_players)
         self.default_options = game.check_options(options)
+        game.new_state(self.num_players, 0, self.default_options)  # a bad value raises here
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.render_mode = render_mode
