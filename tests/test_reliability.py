@@ -191,3 +191,13 @@ def test_bad_option_values_are_refused_when_the_env_is_made():
         heist_envs.make(ART, max_turns=2**31)
     with pytest.raises(ValueError, match="max_rounds"):
         heist_envs.make(MARKET, max_rounds="many")
+
+
+def test_a_record_with_an_unknown_option_is_refused():
+    """A reset only warns about an unknown option; a record naming one is malformed."""
+    env = heist_envs.make(ART)
+    env.reset(seed=3)
+    data = json.loads(env.game_record().to_json())
+    data["options"]["evil"] = 1
+    with pytest.raises(GameRecordError, match="evil"):
+        GameRecord.from_json(json.dumps(data)).replay()

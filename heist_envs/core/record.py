@@ -140,8 +140,9 @@ class GameRecord:
         from heist_envs.registry import make
 
         try:
-            env = make(self.game, num_players=self.num_players, **env_kwargs)
-            env.reset(seed=self.seed, options=self.options)
+            # options go to the constructor, which refuses unknown ones (reset only warns)
+            env = make(self.game, num_players=self.num_players, **env_kwargs, **self.options)
+            env.reset(seed=self.seed)
         except ValueError as e:
             raise GameRecordError(f"game record does not set up a game: {e}") from None
         for i, action in enumerate(self.actions):
