@@ -15,8 +15,18 @@ AGENT_FACTORIES = {
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 
 
+#: agents that cannot be made from their name alone: the parameter each one needs
+AGENT_REQUIRES = {"rllib": "checkpoint"}
+
+
 def agent_names() -> list[str]:
     return sorted(AGENT_FACTORIES)
+
+
+def ready_agent_names() -> list[str]:
+    """The agents made from their name alone (no checkpoint path or other parameter to give):
+    what a menu that takes no parameters, like the web table's, can offer."""
+    return [name for name in agent_names() if name not in AGENT_REQUIRES]
 
 
 def make_agent(name: str, game_name: str, seed=None, num_players=None, **kwargs):

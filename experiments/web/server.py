@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import heist_envs
-from agents.registry import agent_names
+from agents.registry import ready_agent_names
 from experiments.web.tables import (
     DEFAULT_SEAT,
     HUMAN,
@@ -115,7 +115,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         return JSONResponse(
             {
                 "games": games,
-                "players": [HUMAN, *agent_names()],
+                "players": [HUMAN, *ready_agent_names()],
                 "max_record_bytes": MAX_RECORD_BYTES,
             }
         )

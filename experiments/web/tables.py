@@ -20,7 +20,7 @@ import numpy as np
 import heist_envs
 from agents.arena import agent_seed
 from agents.base import InfoSet
-from agents.registry import agent_names, make_agent
+from agents.registry import make_agent, ready_agent_names
 from experiments.web.views import table_view
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.record import GameRecord
@@ -211,7 +211,7 @@ def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
     players = list(players)
     if len(players) != len(names):
         raise TableError(f"give a player for each of the {len(names)} seats ({', '.join(names)})")
-    choices = [HUMAN, *agent_names()]
+    choices = [HUMAN, *ready_agent_names()]
     for k, who in enumerate(players):
         if who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
