@@ -38,7 +38,8 @@ def replay_single(game, num_players, seed, num_envs, actions_per_step):
 
 
 @pytest.mark.parametrize("name", heist_envs.game_names())
-@pytest.mark.parametrize("num_envs", [3, PARALLEL_MIN_BATCH])
+# the threaded batch takes half a minute a game on 2 cores: slow suite (CI runs it)
+@pytest.mark.parametrize("num_envs", [3, pytest.param(PARALLEL_MIN_BATCH, marks=pytest.mark.slow)])
 def test_vector_engine_matches_the_single_game_kernel(name, num_envs):
     game = heist_envs.get_game(name)
     n = game.default_players

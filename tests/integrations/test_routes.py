@@ -30,6 +30,7 @@ def test_supersuit_and_unmasked_ppo_with_illegal_action_terminate():
     assert model.num_timesteps >= 256
 
 
+@pytest.mark.slow  # up to two minutes on 2 shared cores; CI runs the slow routes
 def test_tianshou_dqn_through_its_pettingzoo_env():
     pytest.importorskip("tianshou")
     from experiments.examples import tianshou_dqn
