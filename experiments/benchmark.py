@@ -21,7 +21,7 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   docs/distributed.md).
 
 ``--quick`` (under two minutes on an otherwise idle 2-core machine) measures each row for a
-quarter of a second, batches of 1024 only, and short training runs on 64 games. ``--json
+quarter of a second, batches of 1024 only, and short training runs on 32 games. ``--json
 PATH`` is rewritten after every row, so an interrupted run keeps what it measured.
 
     python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
@@ -502,7 +502,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")
     seconds = 0.25 if args.quick else 3.0
-    train_steps, train_envs = (2_048, 64) if args.quick else (65_536, 256)
+    train_steps, train_envs = (1_024, 32) if args.quick else (65_536, 256)
     batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES
     rows = run(
         args.games,
