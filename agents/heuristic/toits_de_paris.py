@@ -111,12 +111,13 @@ class _View:
 
     def utility(self, counts, feathers, vp, holders):
         """The agent's final score minus the best opponent's, if the game ended now."""
-        scores = np.asarray(vp, dtype=float).copy()
-        for t in range(NUM_COLOURS + 1):
-            values = counts[:, t] if t < NUM_COLOURS else feathers
+        scores = np.asarray(vp, dtype=float).tolist()
+        categories = np.asarray(counts).T.tolist() + [np.asarray(feathers).tolist()]
+        for t, values in enumerate(categories):
             holder = holders[t] if t < NUM_COLOURS else -1
-            scores += _award(values, holder, TOKEN_HIGH[t], TOKEN_LOW[t])
-        return scores[0] - scores[1:].max()
+            award = _award(values, holder, TOKEN_HIGH[t], TOKEN_LOW[t])
+            scores = [score + tokens for score, tokens in zip(scores, award, strict=True)]
+        return scores[0] - max(scores[1:])
 
     def card_gain(self, card):
         """What gaining ``card`` is worth to the agent now."""
@@ -176,18 +177,22 @@ class _View:
 
 
 def _award(values, holder, high, low):
-    """Majority tokens per seat for one category (rules.award's ranking, D22-D27)."""
-    keys = 2 * np.asarray(values, dtype=np.int64) + (np.arange(len(values)) == holder)
-    keys[np.asarray(values) <= 0] = 0
-    out = np.zeros(len(values))
-    ranked = sorted(set(keys[keys > 0].tolist()), reverse=True)
+    """Majority tokens per seat for one category (rules.award's ranking, D22-D27).
+
+    Plain Python: the rows are at most five long, where numpy's per-call cost dominates."""
+    keys = [2 * int(v) + (k == holder) if v > 0 else 0 for k, v in enumerate(values)]
+    out = [0.0] * len(keys)
+    ranked = sorted({key for key in keys if key > 0}, reverse=True)
     if not ranked:
         return out
-    first = keys == ranked[0]
-    if first.sum() == 1:
-        out[first] = high
-        if len(ranked) > 1 and (keys == ranked[1]).sum() <= 2:
-            out[keys == ranked[1]] = low
-    elif first.sum() == 2:
-        out[first] = low
+    first = [k for k, key in enumerate(keys) if key == ranked[0]]
+    if len(first) == 1:
+        out[first[0]] = high
+        second = [k for k, key in enumerate(keys) if len(ranked) > 1 and key == ranked[1]]
+        if len(second) <= 2:
+            for k in second:
+                out[k] = low
+    elif len(first) == 2:
+        for k in first:
+            out[k] = low
     return out
