@@ -335,6 +335,8 @@ def plot_learning_curve(metrics, evals, path, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from experiments.plots import plot_win_rate
+
     with metrics.open() as f:
         rows = list(csv.DictReader(f))
     with evals.open() as f:
@@ -347,24 +349,15 @@ def plot_learning_curve(metrics, evals, path, title):
     top.set_ylabel("learning side's reward")
     top.legend(loc="lower right")
     top.set_title(title)
-    eval_steps = [int(r["env_steps"]) for r in evaluations]
-    bottom.plot(
-        eval_steps,
+    plot_win_rate(
+        bottom,
+        [int(r["env_steps"]) for r in evaluations],
         [float(r["win_rate"]) for r in evaluations],
-        marker="o",
-        label="win rate vs heuristic",
-    )
-    bottom.fill_between(
-        eval_steps,
         [float(r["win_low"]) for r in evaluations],
         [float(r["win_high"]) for r in evaluations],
-        alpha=0.25,
-        label="95% interval",
+        "win rate vs heuristic",
     )
     bottom.set_xlabel("env steps")
-    bottom.set_ylabel("win rate")
-    bottom.set_ylim(0, 1)
-    bottom.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
