@@ -1,6 +1,9 @@
 """Score a MaskablePPO checkpoint against chosen opponents (seat-rotated, batched).
 
-python -m experiments.evaluate CHECKPOINT --game art_robbery --games 1000 --opponents random
+python -m experiments.evaluate CHECKPOINT --game art_robbery --games 1000 --opponents heuristic
+
+The default opponents are the game's heuristic agent: a win rate against random players says
+little about a policy's strength.
 """
 
 from __future__ import annotations
@@ -79,7 +82,9 @@ def main(argv=None):
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--opponents", default="random", help="comma-separated agent names")
+    parser.add_argument(
+        "--opponents", default="heuristic", help="comma-separated agent names (default: heuristic)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="write the result here")
     args = parser.parse_args(argv)
@@ -89,6 +94,7 @@ def main(argv=None):
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     result = win_rate(agent.policy, args.game, agent.num_players, opponents, args.games, args.seed)
+    result["opponents"] = args.opponents
     print(
         f"{result['game']} ({result['num_players']}p) vs {args.opponents}: win rate "
         f"{result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] over "

@@ -106,11 +106,14 @@ def collect(
     games=100,
     num_envs=64,
     seed=0,
+    opponents="random",
 ):
     """Play ``games`` games (and finish none beyond them), one learner side per game, the
-    sides in turn, the other seats at random; every learner decision with a choice is labelled
-    by ``teacher``. The learner plays the teacher's move (a random one of its best) with
-    probability ``beta`` at each decision, else the ``student`` policy's most likely move.
+    sides in turn, the other seats played by ``opponents``: ``"random"``, or ``"teacher"``
+    (its move, and each such decision with a choice is labelled too); every learner decision
+    with a choice is labelled by ``teacher``. The learner plays the teacher's move (a random
+    one of its best) with probability ``beta`` at each decision, else the ``student`` policy's
+    most likely move.
 
     Returns ``(obs, masks, best, outcomes)``: the labelled decisions and, per side index,
     the learner's rewards in the games that ended.
@@ -132,6 +135,14 @@ def collect(
         masks = vg.masks
         learner = active & (team_of_seat[actors] == side_team[learner_side])
         actions = noise.act_batch(vg.obs, masks)
+        if opponents == "teacher":
+            for i in np.flatnonzero(active & ~learner):
+                best = teacher.best(vg.obs[i], masks[i])
+                actions[i] = rng.choice(np.flatnonzero(best))
+                if masks[i].sum() > 1:
+                    obs_out.append(vg.obs[i].copy())
+                    mask_out.append(masks[i].astype(np.bool_))
+                    best_out.append(best)
         rows = np.flatnonzero(learner)
         if len(rows):
             choice = masks[rows].sum(axis=1) > 1
@@ -271,6 +282,12 @@ def parse_args(argv):
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--net-arch", default="512,512", help="hidden layer sizes")
     parser.add_argument("--activation", default="relu", choices=sorted(ACTIVATIONS))
+    parser.add_argument(
+        "--opponents",
+        default="random",
+        choices=["random", "teacher"],
+        help="who plays the other seats while collecting (the teacher's decisions are labelled)",
+    )
     parser.add_argument("--eval-games", type=int, default=200, help="per iteration, vs random")
     parser.add_argument("--num-envs", type=int, default=64, help="games played at once")
     parser.add_argument("--seed", type=int, default=0)
@@ -315,6 +332,7 @@ def main(argv=None):
                 args.games_per_iteration,
                 args.num_envs,
                 seed=args.seed + 1_000_003 * (i + 1),
+                opponents=args.opponents,
             )
             data.extend(obs, masks, best)
             optimizer, loss, accuracy = fit(
@@ -362,6 +380,7 @@ def main(argv=None):
         args.players,
         method="dagger",
         teacher="heuristic",
+        opponents=args.opponents,
         iterations=args.iterations,
         games_per_iteration=args.games_per_iteration,
         beta=args.beta,

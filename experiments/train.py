@@ -32,14 +32,34 @@ from heist_envs.core.single_agent import PolicyOpponent, SelfPlayVecEnv
 
 #: Defaults per game (timesteps, rollout length, shaping scale); flags override them.
 GAME_DEFAULTS = {
-    "art_robbery": {"timesteps": 400_000, "n_steps": 32, "shaping": 0.0},
-    "toits_de_paris": {"timesteps": 400_000, "n_steps": 32, "shaping": 0.0},
+    "art_robbery": {
+        "timesteps": 400_000,
+        "n_steps": 32,
+        "shaping": 0.0,
+        "opponents": ["random,self:400000", "heuristic,self:400000"],
+    },
+    "toits_de_paris": {
+        "timesteps": 400_000,
+        "n_steps": 32,
+        "shaping": 0.0,
+        "opponents": ["random,self:400000", "heuristic,self:400000"],
+    },
     # The robbers' team reward is too sparse to learn from (random robbers steal 0.013 bags
     # a game): shaping rewards their progress toward the target (experiments.shaping).
     # Even so PPO's robbers win no game; the shipped policy for this game is trained by
     # imitating the heuristic with DAgger instead (experiments.imitation).
-    "how_to_rob_a_bank": {"timesteps": 400_000, "n_steps": 32, "shaping": 1.0},
-    "thiefs_market": {"timesteps": 600_000, "n_steps": 64, "shaping": 0.0},
+    "how_to_rob_a_bank": {
+        "timesteps": 400_000,
+        "n_steps": 32,
+        "shaping": 1.0,
+        "opponents": ["heuristic,self"],
+    },
+    "thiefs_market": {
+        "timesteps": 600_000,
+        "n_steps": 64,
+        "shaping": 0.0,
+        "opponents": ["random,self:600000", "heuristic,self:400000"],
+    },
 }
 PPO_SETTINGS = {"batch_size": 1024, "learning_rate": 3e-4, "ent_coef": 0.01, "gamma": 0.995}
 NET_ARCH = [128, 128]
@@ -111,7 +131,7 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
         model,
         args.game,
         args.players,
-        make_opponents("random", args.game),
+        make_opponents(args.eval_opponents, args.game),
         args.eval_games,
         seed=10_000 + steps,
     )
@@ -131,36 +151,33 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
             writer.writeheader()
         writer.writerow(row)
     print(
-        f"  step {steps}: win rate vs random {row['win_rate']:.3f} "
+        f"  step {steps}: win rate vs {args.eval_opponents} {row['win_rate']:.3f} "
         f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
     )
     return result
 
 
-def plot_learning_curve(eval_log, path, title):
+def plot_learning_curve(eval_log, path, title, opponents):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from experiments.plots import plot_win_rate
+
     with eval_log.open() as f:
         rows = list(csv.DictReader(f))
-    steps = [int(r["timesteps"]) for r in rows]
-    rate = [float(r["win_rate"]) for r in rows]
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(steps, rate, marker="o", label="win rate vs random")
-    ax.fill_between(
-        steps,
+    plot_win_rate(
+        ax,
+        [int(r["timesteps"]) for r in rows],
+        [float(r["win_rate"]) for r in rows],
         [float(r["ci_low"]) for r in rows],
         [float(r["ci_high"]) for r in rows],
-        alpha=0.25,
-        label="95% interval",
+        f"win rate vs {opponents}",
     )
     ax.set_xlabel("timesteps")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
     ax.set_title(title)
-    ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -175,14 +192,35 @@ def parse_args(argv):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--opponents",
-        default="random,self",
-        help="comma-separated: agent names (random, heuristic, ...) and 'self' "
-        "for a pool of the policy's own snapshots",
+        nargs="+",
+        default=None,
+        metavar="POOL[:STEPS]",
+        help="the opponent pool of each training stage, in order: comma-separated agent names "
+        "(random, heuristic, ...) and 'self' for the policy's own snapshots, with the stage's "
+        "timesteps after a colon (default: --timesteps); default: per game",
+    )
+    parser.add_argument(
+        "--critic-warmup",
+        type=int,
+        default=0,
+        metavar="STEPS",
+        help="first train only the critic for this many steps (against the first stage's pool)",
+    )
+    parser.add_argument(
+        "--init",
+        default=None,
+        help="start from this checkpoint's weights (a run's final.zip, an imitation run, "
+        "a shipped policy) instead of a fresh network",
     )
     parser.add_argument("--pool-size", type=int, default=5, help="snapshots kept in the pool")
     parser.add_argument("--snapshot-every", type=int, default=50_000)
     parser.add_argument("--eval-every", type=int, default=50_000)
     parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument(
+        "--eval-opponents",
+        default="heuristic",
+        help="comma-separated agent names the evaluations seat the policy against",
+    )
     parser.add_argument(
         "--shaping",
         type=float,
@@ -198,6 +236,10 @@ def parse_args(argv):
     args.players = game.check_players(args.players)
     defaults = GAME_DEFAULTS[game.name]
     args.timesteps = args.timesteps or defaults["timesteps"]
+    try:
+        args.stages = parse_stages(args.opponents or defaults["opponents"], args.timesteps)
+    except ValueError as error:
+        parser.error(str(error))
     args.n_steps = defaults["n_steps"]
     args.shaping = defaults["shaping"] if args.shaping is None else args.shaping
     args.out = Path(args.out or f"runs/{game.name}")
@@ -217,54 +259,123 @@ def make_env(game, args, base_opponents):
     )
 
 
-def main(argv=None):
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import VecMonitor
+def parse_stages(specs, timesteps):
+    """``[(opponent names, timesteps)]`` from ``POOL[:STEPS]`` items; an item without
+    ``:STEPS`` gets ``timesteps``. ``POOL`` is comma-separated agent names and ``self``."""
+    stages = []
+    for spec in specs:
+        pool, _, steps = spec.partition(":")
+        try:
+            stages.append((pool.split(","), int(steps) if steps else timesteps))
+        except ValueError:
+            raise ValueError(f"--opponents {spec!r}: STEPS must be an integer") from None
+    return stages
 
-    args = parse_args(argv)
-    torch.set_num_threads(args.threads)
-    args.out.mkdir(parents=True, exist_ok=True)
-    eval_log = args.out / "eval.csv"
-    eval_log.unlink(missing_ok=True)
-    game = heist_envs.get_game(args.game)
-    names = [n for n in args.opponents.split(",") if n != "self"]
-    base = make_opponents(",".join(names), game.name, args.seed) if names else []
-    env = make_env(game, args, base)
-    use_snapshots = "self" in args.opponents.split(",")
-    pool = SelfPlay(env, env.opponents, args.pool_size, use_snapshots, args.seed)
+
+def build_model(env, args, init_policy):
+    """A MaskablePPO model on ``env``; with ``init_policy``, shaped like it and starting from
+    its weights (actor and critic)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import hidden_layers
+
+    policy_kwargs = {"net_arch": NET_ARCH}
+    if init_policy is not None:
+        weights = init_policy.state_dict()
+        policy_kwargs = {
+            "net_arch": {
+                "pi": hidden_layers(weights, "policy_net"),
+                "vf": hidden_layers(weights, "value_net"),
+            },
+            "activation_fn": init_policy.activation_fn,
+        }
     model = MaskablePPO(
         "MlpPolicy",
-        VecMonitor(env),
+        env,
         n_steps=args.n_steps,
         seed=args.seed,
         device="cpu",
-        policy_kwargs={"net_arch": NET_ARCH},
+        policy_kwargs=policy_kwargs,
         verbose=0,
         **PPO_SETTINGS,
     )
+    if init_policy is not None:
+        model.policy.load_state_dict(init_policy.state_dict())
+    return model
+
+
+def set_actor_trainable(policy, trainable):
+    """Freeze or unfreeze the actor (policy layers and logits); the critic always trains.
+
+    A warm start whose value head never learned (an imitation run's) first fits its critic
+    with the actor frozen, so the first policy updates follow real advantages."""
+    for module in (policy.mlp_extractor.policy_net, policy.action_net):
+        module.requires_grad_(trainable)
+
+
+def main(argv=None):
+    import torch
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from agents.ppo import checkpoint_info, load_policy
+
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    game = heist_envs.get_game(args.game)
+    init_policy = None
+    if args.init:
+        init_policy = load_policy(args.init)  # any player count: the observation size is fixed
+        if checkpoint_info(args.init)["game"] != game.name:
+            raise SystemExit(f"heist train: error: --init {args.init} is not a {game.name} policy")
+    args.out.mkdir(parents=True, exist_ok=True)
+    eval_log = args.out / "eval.csv"
+    eval_log.unlink(missing_ok=True)
+    env = make_env(game, args, [])
+    pool = SelfPlay(env, [], args.pool_size, False, args.seed)
+    model = build_model(VecMonitor(env), args, init_policy)
     model.set_logger(configure(str(args.out), ["csv"]))
     start = time.perf_counter()
     callback = make_callback(args, env, pool, eval_log, args.out)
-    model.learn(args.timesteps, callback=callback, progress_bar=True)
+    stages = [(args.stages[0][0], args.critic_warmup, False)] if args.critic_warmup else []
+    stages += [(names, steps, True) for names, steps in args.stages]
+    for k, (names, steps, train_actor) in enumerate(stages):
+        set_actor_trainable(model.policy, train_actor)
+        agents = [n for n in names if n != "self"]
+        base = make_opponents(",".join(agents), game.name, args.seed + 100 * k) if agents else []
+        pool.base, pool.use_snapshots = base, "self" in names
+        if pool.use_snapshots and not pool.snapshots:
+            pool.snapshot(model)
+        env.set_opponents(base + pool.snapshots[-1:])
+        what = "steps" if train_actor else "steps (critic only)"
+        print(f"stage {k + 1}/{len(stages)}: {steps} {what} against {','.join(names)}")
+        model.learn(steps, callback=callback, progress_bar=True, reset_num_timesteps=k == 0)
     train_seconds = time.perf_counter() - start
     result = evaluate_and_log(
         model, args, eval_log, model.num_timesteps, start, len(pool.snapshots)
     )
     shaping = {"shaping": args.shaping} if args.shaping else {}
+    init = {"init": str(args.init)} if args.init else {}
     save_checkpoint(
         model,
         args.out / "final",
         game.name,
         args.players,
         **shaping,
+        **init,
+        opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
+        seed=args.seed,
         timesteps=model.num_timesteps,
         train_seconds=round(train_seconds, 1),
         env_share=round(env.env_seconds / train_seconds, 3),
-        win_rate_vs_random=result,
+        **{f"win_rate_vs_{args.eval_opponents.replace(',', '_')}": result},
     )
-    plot_learning_curve(eval_log, args.out / "learning_curve.png", f"{game.title}, {args.players}p")
+    plot_learning_curve(
+        eval_log,
+        args.out / "learning_curve.png",
+        f"{game.title}, {args.players}p",
+        args.eval_opponents,
+    )
     print(
         f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "
         f"({model.num_timesteps / train_seconds:.0f} steps/s; env share "

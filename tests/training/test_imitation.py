@@ -95,3 +95,14 @@ def test_one_iteration_writes_a_loadable_checkpoint(tmp_path):
     _, observations, masks = games.reset(seed=3)
     obs, mask = observations[0], masks[0]
     assert mask[agent.act(obs, mask)] and agent.act(obs, mask) == shipped.act(obs, mask)
+
+
+def test_teacher_opponents_play_the_teacher_and_their_decisions_are_labelled(labelled):
+    teacher = imitation.Teacher(GAME.name, seed=0)
+    args = (GAME, 4, teacher, None, 1.0, 6, 3)
+    obs, masks, best, _ = imitation.collect(*args, seed=5, opponents="teacher")
+    assert len(obs) > len(labelled[0])  # every seat's decisions, not only the learner side's
+    assert (best <= masks).all() and best.any(axis=1).all()
+    # the same games labelled from both sides: every seat's observer index appears
+    seats = obs[:, GAME.layout["observer"]].argmax(axis=1)
+    assert set(seats.tolist()) == {0, 1, 2, 3}
