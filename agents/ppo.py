@@ -200,9 +200,13 @@ def export_policy(checkpoint, dest, trusted=False):
     return save_policy(policy, dest, info["game"], info["num_players"], **extra)
 
 
-def shipped_policy(game_name) -> Path:
-    """The checkpoint shipped for ``game_name``."""
-    path = POLICY_DIR / f"{heist_envs.get_game(game_name).name}.zip"
+def shipped_policy(game_name, num_players=None) -> Path:
+    """The checkpoint shipped for ``game_name``: ``<game>_<n>p.zip`` for a table of ``n``
+    players where one was trained for that count, else ``<game>.zip`` (the default count)."""
+    name = heist_envs.get_game(game_name).name
+    path = POLICY_DIR / f"{name}_{num_players}p.zip"
+    if num_players is None or not path.exists():
+        path = POLICY_DIR / f"{name}.zip"
     if not path.exists():
         available = sorted(p.stem for p in POLICY_DIR.glob("*.zip"))
         raise ValueError(f"no shipped policy for {game_name}; available: {available}")
@@ -232,4 +236,5 @@ class PPOAgent:
 def make_ppo(game_name, seed=None, path=None, num_players=None, trusted=False):
     """The shipped policy for the game, or the checkpoint at ``path``; ``num_players`` is the
     table's player count, checked against the counts the policy was trained for."""
-    return PPOAgent(path or shipped_policy(game_name), game_name, num_players, trusted=trusted)
+    path = path or shipped_policy(game_name, num_players)
+    return PPOAgent(path, game_name, num_players, trusted=trusted)

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 pytest.importorskip("sb3_contrib")
 
@@ -20,7 +21,7 @@ def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     args = ["--game", "art_robbery", "--players", "3", "--timesteps", "3000", "--n-envs", "16"]
     args += ["--snapshot-every", "1000", "--eval-every", "1500", "--eval-games", "30"]
-    train.main(args + ["--out", str(out)])
+    train.main(args + ["--opponents", "random,self", "--out", str(out)])
     return out
 
 
@@ -34,6 +35,48 @@ def test_training_writes_logs_checkpoints_and_a_learning_curve(trained):
     info = json.loads((trained / "final.json").read_text())
     assert info["game"] == "art_robbery" and info["num_players"] == 3
     assert 0 < info["env_share"] < 1
+    assert info["opponents"] == ["random,self:3000"] and info["seed"] == 0
+    assert info["win_rate_vs_heuristic"]["games"] == 30  # evaluated against the heuristic
+
+
+def test_stages_parse_pools_and_budgets():
+    assert train.parse_stages(["random,self:400", "heuristic"], 7) == [
+        (["random", "self"], 400),
+        (["heuristic"], 7),
+    ]
+    with pytest.raises(ValueError, match="STEPS must be an integer"):
+        train.parse_stages(["heuristic:lots"], 7)
+    with pytest.raises(SystemExit):
+        train.parse_args(["--game", "art_robbery", "--opponents", "heuristic:1e5"])
+
+
+def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trained, tmp_path):
+    out = tmp_path / "tuned"
+    args = ["--game", "art_robbery", "--players", "3", "--n-envs", "16", "--eval-games", "10"]
+    args += ["--init", str(trained / "final.zip"), "--critic-warmup", "600"]
+    args += ["--opponents", "heuristic:600", "--eval-every", "100000", "--out", str(out)]
+    model = train.main(args)
+    start = PPOAgent(trained / "final.zip", "art_robbery").policy.state_dict()
+    after = model.policy.state_dict()
+    assert not torch.equal(start["action_net.weight"], after["action_net.weight"])
+    info = json.loads((out / "final.json").read_text())
+    assert info["init"] == str(trained / "final.zip") and info["opponents"] == ["heuristic:600"]
+
+    warm = train.build_model(
+        model.get_env(),
+        train.parse_args(args),
+        PPOAgent(trained / "final.zip", "art_robbery").policy,
+    )
+    assert all(torch.equal(start[k], v) for k, v in warm.policy.state_dict().items())
+
+    frozen = train.build_model(model.get_env(), train.parse_args(args), None)
+    before = {k: v.clone() for k, v in frozen.policy.state_dict().items()}
+    train.set_actor_trainable(frozen.policy, False)
+    frozen.learn(600)
+    now = frozen.policy.state_dict()
+    for key in before:
+        actor = key.startswith(("action_net", "mlp_extractor.policy_net"))
+        assert torch.equal(before[key], now[key]) == actor, key
 
 
 def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
@@ -42,6 +85,7 @@ def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
     assert len(result.rewards) == 3
     scored = evaluate.main([str(trained / "final.zip"), "--game", "art_robbery", "--games", "20"])
     assert scored["games"] == 20 and 0 <= scored["ci_low"] <= scored["win_rate"]
+    assert scored["opponents"] == "heuristic"  # the default: not random
     assert scored["fair_share"] == pytest.approx(1 / 3)
 
 
@@ -59,10 +103,16 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
     from agents.registry import make_agent
 
     shipped = sorted(ppo.POLICY_DIR.glob("*.zip"))
-    assert shipped and {p.stem for p in shipped} <= set(heist_envs.game_names())
+    assert {p.stem for p in shipped} >= set(heist_envs.game_names())
     for path in shipped:
-        agent = make_agent("ppo", path.stem)
-        assert agent.num_players == heist_envs.get_game(path.stem).default_players
+        game, _, suffix = path.stem.rpartition("_")  # <game>_<n>p: trained for n players
+        if game in heist_envs.game_names() and suffix[:-1].isdigit() and suffix.endswith("p"):
+            players = int(suffix[:-1])
+        else:
+            game, players = path.stem, heist_envs.get_game(path.stem).default_players
+        agent = make_agent("ppo", game, num_players=players)
+        assert agent.num_players == players
+        assert ppo.shipped_policy(game, players) == path
     monkeypatch.setattr(ppo, "POLICY_DIR", tmp_path)
     with pytest.raises(ValueError, match="no shipped policy for art_robbery"):
         make_agent("ppo", "art_robbery")
