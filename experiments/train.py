@@ -71,7 +71,7 @@ GAME_DEFAULTS = {
         "timesteps": 600_000,
         "n_steps": 64,
         "shaping": 0.0,
-        "opponents": ["random,self:600000", "heuristic,self:400000"],
+        "opponents": ["random,self:600000", "heuristic,self:600000"],
     },
 }
 PPO_SETTINGS = {"batch_size": 1024, "learning_rate": 3e-4, "ent_coef": 0.01, "gamma": 0.995}
