@@ -47,7 +47,7 @@ class Size:
     other_count: bool  # each game's default count and one other, or the default only
 
 
-FULL = Size(games=500, simulations=(100, 1000), other_count=True)
+FULL = Size(games=1000, simulations=(100, 1000), other_count=True)
 QUICK = Size(games=20, simulations=(10, 50), other_count=False)
 DEFAULT_SEED = 12
 PROJECT = Path(__file__).resolve().parents[1]
