@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -46,8 +47,11 @@ log = logging.getLogger(__name__)
 class GameResult:
     """One finished game: per-seat rewards and results, and whether it was truncated.
 
-    ``forfeit`` names the seat that gave an illegal action and the action, when the game was
-    played with ``forfeit=True`` and ended that way (that seat's side gets -1, the others +1).
+    ``seat_decisions`` and ``act_cpu_seconds`` count each seat's decisions and the CPU time
+    of this process in its agent's ``act`` calls (CPU time, so that other processes on the
+    machine do not slow the count down). ``forfeit`` names the seat that gave an illegal
+    action and the action, when the game was played with ``forfeit=True`` and ended that way
+    (that seat's side gets -1, the others +1).
     """
 
     rewards: list[float]
@@ -55,6 +59,8 @@ class GameResult:
     truncated: bool = False
     num_decisions: int = 0
     forfeit: dict | None = None
+    seat_decisions: list[int] = field(default_factory=list)
+    act_cpu_seconds: list[float] = field(default_factory=list)
 
 
 def play(game_name, agents, num_players=None, seed=None, options=None, on_step=None):
@@ -83,6 +89,8 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
     rewards = [0.0] * len(agents)
     truncated = False
     decisions = 0
+    seat_decisions = [0] * len(agents)
+    act_cpu_seconds = [0.0] * len(agents)
     for name in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
         seat = seat_of[name]
@@ -92,13 +100,18 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
             env.step(None)
             continue
         agent = agents[seat]
+        started = time.process_time()
         if getattr(agent, "wants_info_set", False):
             info_set = InfoSet(env.game, env._state, seat)
             action = agent.act(observation["observation"], observation["action_mask"], info_set)
         else:
             action = agent.act(observation["observation"], observation["action_mask"])
+        act_cpu_seconds[seat] += time.process_time() - started
+        seat_decisions[seat] += 1
         if forfeit and not is_legal(action, observation["action_mask"]):
-            return forfeit_result(env, seat, action, decisions)
+            result = forfeit_result(env, seat, action, decisions)
+            result.seat_decisions, result.act_cpu_seconds = seat_decisions, act_cpu_seconds
+            return result
         if on_step:
             on_step(env, name, action)
         env.step(action)
@@ -106,7 +119,14 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
     if on_step:
         on_step(env, None, None)
     results = env.outcome()["results"]  # the full results, text included (infos: numbers)
-    return GameResult(rewards, [results[a] for a in env.possible_agents], truncated, decisions)
+    return GameResult(
+        rewards,
+        [results[a] for a in env.possible_agents],
+        truncated,
+        decisions,
+        seat_decisions=seat_decisions,
+        act_cpu_seconds=act_cpu_seconds,
+    )
 
 
 def is_legal(action, mask) -> bool:
@@ -280,6 +300,8 @@ class _Table:
             "scores": [info.get("score") for info in result.results],
             "truncated": result.truncated,
             "decisions": result.num_decisions,
+            "seat_decisions": result.seat_decisions,
+            "act_cpu_seconds": result.act_cpu_seconds,
             "forfeit": result.forfeit,
         }
 

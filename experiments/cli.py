@@ -114,6 +114,12 @@ def run_metrics(rest):
     metrics.command(rest)
 
 
+def run_leaderboard(rest):
+    from experiments import leaderboard
+
+    leaderboard.main(rest)
+
+
 def run_docs(rest):
     from experiments import docs
 
@@ -136,6 +142,7 @@ def main(argv=None):
         "train": ("train a PPO agent (--backend sb3 or rllib)", run_train),
         "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
         "metrics": ("game metrics: length, branching, win rates by seat, ...", run_metrics),
+        "leaderboard": ("every agent against every other: docs/leaderboard.md", run_leaderboard),
     }
     for name, (text, _) in forwarded.items():
         commands.add_parser(name, help=f"{text}; its --help lists options", add_help=False)

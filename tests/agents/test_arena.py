@@ -49,6 +49,25 @@ def test_play_keeps_raising_on_illegal_actions():
     assert sorted(result.rewards) == [-1.0, 1.0] and result.forfeit is None
 
 
+class SlowAgent(RandomAgent):
+    """A random agent that spends CPU time on every decision."""
+
+    def act(self, observation, action_mask):
+        sum(range(200_000))
+        return super().act(observation, action_mask)
+
+
+def test_games_count_each_seats_decisions_and_act_time():
+    result = play("art_robbery", [SlowAgent(0), RandomAgent(1)], num_players=2, seed=1)
+    assert sum(result.seat_decisions) == result.num_decisions and min(result.seat_decisions) > 0
+    slow, fast = (t / n for t, n in zip(result.act_cpu_seconds, result.seat_decisions, strict=True))
+    assert slow > 10 * fast > 0
+    env = make("art_robbery", num_players=2)
+    forfeited = run_game(env, [RandomAgent(0), IllegalAgent()], 1, forfeit=True)
+    assert sum(forfeited.seat_decisions) == forfeited.num_decisions + 1  # the illegal one too
+    assert forfeited.seat_decisions[1] == 1
+
+
 def test_run_game_forfeit_names_the_seat_and_action():
     env = make("how_to_rob_a_bank", num_players=3)
     result = run_game(env, [RandomAgent(0), RandomAgent(1), IllegalAgent()], 5, forfeit=True)

@@ -1,0 +1,485 @@
+"""The leaderboard: every agent against every other, per game and player count.
+
+Each table (a game at a player count) is one :func:`agents.arena.tournament`: a round robin
+of mixed tables with the seats rotated, rated by OpenSkill. The report gives, per agent, its
+rating with a 95% interval, its win rate with a Wilson interval, its decisions per second, and
+its head-to-head record against every other agent: in the games where both sat, how often it
+won and the other did not. In games of sides with different roles (How to Rob a Bank's bank
+and robbers) every figure is given per side as well.
+
+    heist leaderboard                   # docs/leaderboard.md and docs/leaderboard*.csv
+    heist leaderboard --quick --out DIR  # a small run for CI and tests
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import resource
+import shlex
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import heist_envs
+from agents.arena import TournamentResult, parse_entrant, tournament
+from agents.registry import ready_agent_names
+from agents.stats import Z95, wilson_interval
+from experiments.demo import warm_up
+
+#: The agents every table holds besides ISMCTS at its budgets (any other agent the registry
+#: can make from its name alone joins them).
+BASE_AGENTS = ["random", "heuristic"]
+#: Names of the sides of games whose sides play different roles, in side order.
+SIDE_NAMES = {"how_to_rob_a_bank": ["bank", "robbers"]}
+
+
+@dataclass(frozen=True)
+class Size:
+    """How much a run plays: games per table, ISMCTS budgets, player counts per game."""
+
+    games: int
+    simulations: tuple[int, ...]
+    other_count: bool  # each game's default count and one other, or the default only
+
+
+FULL = Size(games=1000, simulations=(100, 1000), other_count=True)
+QUICK = Size(games=20, simulations=(10, 50), other_count=False)
+DEFAULT_SEED = 12
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def default_agents(simulations) -> list[str]:
+    """random, heuristic, ISMCTS at each budget, then every other agent that needs no
+    parameter (the shipped policies' ``ppo`` among them)."""
+    ismcts = [f"ismcts:simulations={n}" for n in simulations]
+    others = [n for n in ready_agent_names() if n not in [*BASE_AGENTS, "ismcts"]]
+    return [*BASE_AGENTS, *ismcts, *others]
+
+
+def default_counts(game, other_count=True) -> list[int]:
+    """The game's default player count, and the one below it (above, at the minimum)."""
+    default = game.default_players
+    if not other_count:
+        return [default]
+    other = default - 1 if default > game.min_players else default + 1
+    return [default, other]
+
+
+# Choosing who plays where ----------------------------------------------------------------------
+
+
+def builds(entrant, game, num_players) -> str | None:
+    """None if ``entrant`` can play ``game`` at ``num_players``, else why not (paths inside
+    the project relative to it, so that the report reads the same on every machine)."""
+    try:
+        entrant.build(game.name, seed=0, num_players=num_players)
+    except (TypeError, ValueError) as error:
+        return str(error).replace(f"{PROJECT}{os.sep}", "")
+    return None
+
+
+def plan(game_names, counts, agents, other_count=True) -> list[dict]:
+    """The tables to play: game, player count, the entrants that sit and those left out.
+
+    ``counts`` are the player counts of every game; if empty, each game's
+    :func:`default_counts`.
+
+    Bad input raises a ValueError before any game is played: an unknown game or agent, a
+    player count the game does not allow, or an agent that cannot play the game at any count
+    (a missing checkpoint, an unknown parameter). An agent that plays only some counts (a
+    policy trained for one) sits out the other counts' tables, with the reason.
+    """
+    games = {heist_envs.get_game(name).name: heist_envs.get_game(name) for name in game_names}
+    entrants = [parse_entrant(text) for text in dict.fromkeys(agents)]
+    tables = []
+    for game in games.values():
+        if counts:
+            game_counts = [game.check_players(n) for n in dict.fromkeys(counts)]
+        else:
+            game_counts = default_counts(game, other_count)
+        every_count = range(game.min_players, game.max_players + 1)
+        for entrant in entrants:
+            if all(builds(entrant, game, n) for n in every_count):
+                raise ValueError(
+                    f"agent {entrant.label!r} cannot play {game.name}: "
+                    f"{builds(entrant, game, game.default_players)}"
+                )
+        for num_players in game_counts:
+            reasons = {e.label: builds(e, game, num_players) for e in entrants}
+            tables.append(
+                {
+                    "game": game,
+                    "num_players": num_players,
+                    "agents": [label for label, why in reasons.items() if why is None],
+                    "left_out": {label: why for label, why in reasons.items() if why},
+                }
+            )
+    return tables
+
+
+# Figures from a tournament's games ---------------------------------------------------------------
+
+
+def side_names(result: TournamentResult) -> list[str] | None:
+    """The names of the sides, for games whose sides play different roles; else None."""
+    return SIDE_NAMES.get(result.game)
+
+
+def held_sides(record, index, side=None) -> list[int]:
+    """The sides entrant ``index`` held in a game (only ``side``, if given)."""
+    return [
+        s for s, entrant in enumerate(record["seating"]) if entrant == index and side in (None, s)
+    ]
+
+
+def agent_figures(result: TournamentResult, index, side=None) -> dict:
+    """Games, wins and win rate (Wilson interval), decisions and decisions per second of
+    entrant ``index`` over the sides it held (only ``side``, if given).
+
+    Decisions per second is the median over its games of its decisions over the CPU time its
+    ``act`` calls took in that game, so that compiling once per process (search agents) does
+    not count."""
+    sides_of_game = result.side_agents
+    seat_of = {name: k for k, name in enumerate(sum(sides_of_game, []))}
+    games = wins = decisions = 0
+    rates = []
+    for record in result.games:
+        held = held_sides(record, index, side)
+        if not held:
+            continue
+        games += len(held)
+        wins += sum(record["outcomes"][s].won for s in held)
+        seats = [seat_of[name] for s in held for name in sides_of_game[s]]
+        made = sum(record["seat_decisions"][k] for k in seats)
+        seconds = sum(record["act_cpu_seconds"][k] for k in seats)
+        decisions += made
+        if made and seconds > 0:
+            rates.append(made / seconds)
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else None,
+        "win_low": low,
+        "win_high": high,
+        "decisions": decisions,
+        "decisions_per_second": statistics.median(rates) if rates else None,
+    }
+
+
+def head_to_head(result: TournamentResult, a, b, side=None) -> dict:
+    """Entrant ``a`` against ``b`` in the games where both sat: a meeting is a side of ``a``
+    (only ``side``, if given) and a side of ``b`` in one game; ``a`` wins it when its side
+    won and ``b``'s did not, loses it the other way round, and ties it otherwise (both won,
+    or neither)."""
+    wins = losses = ties = 0
+    for record in result.games:
+        won = [outcome.won for outcome in record["outcomes"]]
+        for mine in held_sides(record, a, side):
+            for theirs in held_sides(record, b):
+                if won[mine] and not won[theirs]:
+                    wins += 1
+                elif won[theirs] and not won[mine]:
+                    losses += 1
+                else:
+                    ties += 1
+    meetings = wins + losses + ties
+    low, high = wilson_interval(wins, meetings)
+    return {
+        "games": meetings,
+        "wins": wins,
+        "losses": losses,
+        "ties": ties,
+        "win_rate": wins / meetings if meetings else None,
+        "win_low": low,
+        "win_high": high,
+    }
+
+
+def ranked(result: TournamentResult) -> list[int]:
+    """Entrant indices by OpenSkill ordinal (mu - 3 sigma), best first."""
+    return sorted(range(len(result.agents)), key=lambda i: -result.summary[i]["ordinal"])
+
+
+def table_rows(result: TournamentResult) -> tuple[list[dict], list[dict]]:
+    """The table's rows of leaderboard.csv (per agent, and per agent and side) and of
+    leaderboard_head_to_head.csv (per pair of agents, and per side)."""
+    key = {"game": result.game, "players": result.num_players, "table_games": len(result.games)}
+    sides = [("all", None)] + [(name, s) for s, name in enumerate(side_names(result) or [])]
+    agents, pairs = [], []
+    for rank, index in enumerate(ranked(result), 1):
+        rating = result.summary[index]
+        label = result.agents[index]
+        for side_name, side in sides:
+            row = {**key, "agent": label, "side": side_name, "rank": rank}
+            if side is None:
+                half = Z95 * rating["sigma"]
+                row |= {
+                    "mu": rating["mu"],
+                    "sigma": rating["sigma"],
+                    "rating_low": rating["mu"] - half,
+                    "rating_high": rating["mu"] + half,
+                    "ordinal": rating["ordinal"],
+                }
+            else:
+                row |= dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
+            agents.append(row | agent_figures(result, index, side))
+            for other, opponent in enumerate(result.agents):
+                if other != index:
+                    pair = {**key, "agent": label, "opponent": opponent, "side": side_name}
+                    pairs.append(pair | head_to_head(result, index, other, side))
+    return agents, pairs
+
+
+# The report ------------------------------------------------------------------------------------
+
+
+def interval(value, low, high, digits=3) -> str:
+    if value is None:
+        return ""
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def rate_text(row) -> str:
+    rate = row["decisions_per_second"]
+    return "" if rate is None else f"{rate:,.0f}"
+
+
+def markdown_table(header, rows) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def table_markdown(table, agent_rows, pair_rows) -> list[str]:
+    """One table's section: ranking, sides, head-to-head matrix, who sat out."""
+    game, num_players = table["game"], table["num_players"]
+    result = table["result"]
+    lines = [
+        f"## {game.title}, {num_players} players",
+        "",
+        f"{len(result.games)} games ({duration(table['seconds'])} of wall time, "
+        f"{duration(table['cpu_seconds'])} of CPU time).",
+        "",
+    ]
+    overall = [r for r in agent_rows if r["side"] == "all"]
+    lines += markdown_table(
+        ["rank", "agent", "rating [95%]", "ordinal", "win rate [95% CI]", "games", "decisions/s"],
+        [
+            [
+                r["rank"],
+                f"`{r['agent']}`",
+                interval(r["mu"], r["rating_low"], r["rating_high"], 1),
+                f"{r['ordinal']:.1f}",
+                interval(r["win_rate"], r["win_low"], r["win_high"]),
+                r["games"],
+                rate_text(r),
+            ]
+            for r in overall
+        ],
+    )
+    names = side_names(result)
+    order = [r["agent"] for r in overall]
+    if names:
+        by_side = {(r["agent"], r["side"]): r for r in agent_rows}
+        header = ["agent"]
+        for name in names:
+            header += [f"as {name}: win rate [95% CI]", "games", "decisions/s"]
+        rows = []
+        for agent in order:
+            row = [f"`{agent}`"]
+            for name in names:
+                r = by_side[(agent, name)]
+                row += [interval(r["win_rate"], r["win_low"], r["win_high"]), r["games"]]
+                row.append(rate_text(r))
+            rows.append(row)
+        lines += ["", "By side:", "", *markdown_table(header, rows)]
+    pairs = {(r["agent"], r["opponent"], r["side"]): r for r in pair_rows}
+    matrices = [
+        (
+            "all",
+            "Head to head: how often the row's agent won and the column's did not, "
+            "in the games where both sat (the rest are ties: both won, or neither).",
+        )
+    ]
+    if names:
+        matrices.append(
+            (names[0], f"As {names[0]} (rows) against {names[1]} (columns): the {names[0]}'s "
+             "win rate.")
+        )  # fmt: skip
+    for side, caption in matrices:
+        rows = []
+        for agent in order:
+            row = [f"`{agent}`"]
+            for opponent in order:
+                r = pairs.get((agent, opponent, side))
+                row.append(interval(r["win_rate"], r["win_low"], r["win_high"]) if r else "")
+            rows.append(row)
+        lines += ["", caption, "", *markdown_table(["", *(f"`{a}`" for a in order)], rows)]
+    for label, why in table["left_out"].items():
+        lines += ["", f"`{label}` does not play this table: {why.rstrip('.')}."]
+    return lines + [""]
+
+
+def duration(seconds) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def report(tables, command, seed, wall_seconds) -> str:
+    lines = [
+        "# Leaderboard",
+        "",
+        "Every agent against every other, per game and player count: each table is a round "
+        "robin of mixed games (every group of agents that fills the sides, in every seat "
+        "rotation; in How to Rob a Bank an agent plays a whole side, the bank or all the "
+        "robbers), rated with OpenSkill (Plackett-Luce, sides ranked by reward). Agents are "
+        "ranked by the rating's ordinal (mu - 3 sigma); the rating's interval is mu ± 1.96 "
+        "sigma. A game is won by the sides with the best reward, if positive; win rates and "
+        "head-to-head rates carry 95% Wilson intervals (a head-to-head meeting is one game in "
+        "which both agents sat). Decisions per second: each agent's median over its games of "
+        "its decisions over the CPU time its `act` calls took, on the machine that ran the "
+        "command (compiling a search agent once per process does not count).",
+        "",
+        f"Generated by `{command}` (seed {seed}) in {duration(wall_seconds)} of wall time "
+        f"({duration(sum(t['cpu_seconds'] for t in tables))} of CPU time); "
+        "the same command and seed give the same games and tables (times and decisions per "
+        "second vary with the machine). Every figure is in `leaderboard.csv` (per agent, "
+        "and per agent and side) and `leaderboard_head_to_head.csv` (per pair of agents).",
+        "",
+    ]
+    for table in tables:
+        lines += table_markdown(table, table["agent_rows"], table["pair_rows"])
+    return "\n".join(lines)
+
+
+def write_csv(path, rows):
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    Path(path).write_text(text.getvalue())
+
+
+# Running ---------------------------------------------------------------------------------------
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (a tournament's workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def run(tables, games, seed, workers, progress=True, show=print) -> list[dict]:
+    """Play every table's tournament and add its result, rows, wall and CPU time to it."""
+    for table in tables:
+        game, num_players = table["game"], table["num_players"]
+        warm_up(game.name, num_players, show)
+        started, cpu_started = time.perf_counter(), cpu_seconds()
+        result = tournament(
+            game.name,
+            table["agents"],
+            games=games,
+            num_players=num_players,
+            seed=seed,
+            workers=workers,
+            progress=progress,
+        )
+        table["seconds"] = time.perf_counter() - started
+        table["cpu_seconds"] = cpu_seconds() - cpu_started
+        table["result"] = result
+        table["agent_rows"], table["pair_rows"] = table_rows(result)
+        show(f"{game.name}, {num_players} players: {len(result.games)} games in "
+             f"{table['seconds']:.0f} s ({table['cpu_seconds']:.0f} s of CPU)")  # fmt: skip
+    return tables
+
+
+def write(tables, out, command, seed, wall_seconds) -> list[Path]:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "leaderboard.md", out / "leaderboard.csv", out / "leaderboard_head_to_head.csv"]
+    paths[0].write_text(report(tables, command, seed, wall_seconds))
+    write_csv(paths[1], [row for table in tables for row in table["agent_rows"]])
+    write_csv(paths[2], [row for table in tables for row in table["pair_rows"]])
+    return paths
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="heist leaderboard",
+        description="Play every agent against every other in round-robin mixed tables, per "
+        "game and player count, and write the leaderboard: OpenSkill ratings, win rates and "
+        "head-to-head win rates with 95%% intervals, decisions per second "
+        "(leaderboard.md, leaderboard.csv, leaderboard_head_to_head.csv).",
+    )
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=heist_envs.game_names(),
+        metavar="GAME",
+        help=f"games (default: all: {', '.join(heist_envs.game_names())})",
+    )
+    parser.add_argument(
+        "--counts",
+        nargs="+",
+        type=int,
+        metavar="N",
+        help="player counts, for every game (default: each game's default count and the one "
+        "below it; with --quick the default only)",
+    )
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agents, as for heist arena (default: random, heuristic, ISMCTS at the "
+        f"--simulations budgets, and {', '.join(default_agents(())[2:]) or 'none'})",
+    )
+    parser.add_argument(
+        "--simulations",
+        nargs="+",
+        type=int,
+        metavar="N",
+        help=f"ISMCTS budgets of the default agents (default {' '.join(map(str, FULL.simulations))}"
+        f"; --quick: {' '.join(map(str, QUICK.simulations))})",
+    )
+    parser.add_argument(
+        "--games-per-table",
+        type=int,
+        metavar="N",
+        help=f"games per table, rounded up to whole rotations (default {FULL.games}; --quick: "
+        f"{QUICK.games})",
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="tournament seed")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--out", default="docs", help="folder to write to (default docs)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a small run for CI: few games, small budgets"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv)
+    size = QUICK if args.quick else FULL
+    simulations = size.simulations if args.simulations is None else args.simulations
+    agents = args.agents or default_agents(simulations)
+    games = size.games if args.games_per_table is None else args.games_per_table
+    try:
+        if games < 1 or args.workers < 1 or min(simulations) < 1:
+            raise ValueError("games per table, workers and simulations must be at least 1")
+        tables = plan(args.games, args.counts, agents, size.other_count)
+        started = time.perf_counter()
+        run(tables, games, args.seed, args.workers, not args.no_progress)
+        wall = time.perf_counter() - started
+        command = shlex.join(["heist", "leaderboard", *argv])
+        for path in write(tables, args.out, command, args.seed, wall):
+            print(f"wrote {path}")
+    except ValueError as error:
+        parser.exit(2, f"heist leaderboard: error: {error}\n")
+    return tables
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""heist leaderboard: the quick run's files and figures, head-to-head counts, bad input."""
+
+import csv
+
+import pytest
+
+from agents.arena import Entrant, TournamentResult, side_seats
+from experiments.cli import main
+from experiments.leaderboard import head_to_head
+from heist_envs import get_game
+from tests.test_cli import run
+
+AGENT_COLUMNS = [
+    "game", "players", "table_games", "agent", "side", "rank", "mu", "sigma", "rating_low",
+    "rating_high", "ordinal", "games", "wins", "win_rate", "win_low", "win_high", "decisions",
+    "decisions_per_second",
+]  # fmt: skip
+PAIR_COLUMNS = [
+    "game", "players", "table_games", "agent", "opponent", "side", "games", "wins", "losses",
+    "ties", "win_rate", "win_low", "win_high",
+]  # fmt: skip
+QUICK_AGENTS = {
+    "random", "heuristic", "ismcts:simulations=10", "ismcts:simulations=50", "ppo",
+}  # fmt: skip
+SIDES = {"art_robbery": 4, "how_to_rob_a_bank": 2}
+
+
+def read_csv(path):
+    with open(path, newline="") as file:
+        reader = csv.DictReader(file)
+        return reader.fieldnames, list(reader)
+
+
+def number(text):
+    return float(text) if text != "" else None
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """One quick run of a four-player game and of the game with sides, shared by the tests."""
+    out = tmp_path_factory.mktemp("leaderboard")
+    argv = ["leaderboard", "--quick", "--games", "art_robbery", "how_to_rob_a_bank"]
+    argv += ["--out", str(out), "--no-progress"]
+    main(argv)  # exits on an error
+    return out
+
+
+def test_quick_run_writes_every_agent_of_both_tables(quick):
+    assert {p.name for p in quick.iterdir()} == {
+        "leaderboard.md",
+        "leaderboard.csv",
+        "leaderboard_head_to_head.csv",
+    }
+    columns, rows = read_csv(quick / "leaderboard.csv")
+    assert columns == AGENT_COLUMNS
+    overall = [r for r in rows if r["side"] == "all"]
+    assert {(r["game"], r["players"]) for r in overall} == {
+        ("art_robbery", "4"),
+        ("how_to_rob_a_bank", "4"),
+    }
+    for game in ["art_robbery", "how_to_rob_a_bank"]:
+        mine = [r for r in overall if r["game"] == game]
+        assert {r["agent"] for r in mine} == QUICK_AGENTS
+        assert [int(r["rank"]) for r in mine] == [1, 2, 3, 4, 5]
+        ordinals = [float(r["ordinal"]) for r in mine]
+        assert ordinals == sorted(ordinals, reverse=True)
+    assert {r["side"] for r in rows if r["game"] == "art_robbery"} == {"all"}
+    assert {r["side"] for r in rows if r["game"] == "how_to_rob_a_bank"} == {
+        "all",
+        "bank",
+        "robbers",
+    }
+
+
+def test_intervals_hold_the_rates_and_decision_rates_are_measured(quick):
+    _, rows = read_csv(quick / "leaderboard.csv")
+    for r in rows:
+        assert number(r["win_low"]) <= number(r["win_rate"]) <= number(r["win_high"])
+        assert number(r["decisions_per_second"]) > 0 and int(r["decisions"]) > 0
+        if r["side"] == "all":
+            assert number(r["rating_low"]) < number(r["mu"]) < number(r["rating_high"])
+            sides = SIDES[r["game"]]  # each agent holds one of them in sides/5 of the games
+            assert int(r["games"]) == int(r["table_games"]) * sides // 5
+        else:
+            assert r["mu"] == ""
+    _, pairs = read_csv(quick / "leaderboard_head_to_head.csv")
+    for r in pairs:
+        assert number(r["win_low"]) <= number(r["win_rate"]) <= number(r["win_high"])
+    # a side's figures add up to the whole
+    bank = {(r["game"], r["agent"], r["side"]): r for r in rows if r["game"] == "how_to_rob_a_bank"}
+    for agent in QUICK_AGENTS:
+        sides = [bank["how_to_rob_a_bank", agent, side] for side in ("bank", "robbers")]
+        whole = bank["how_to_rob_a_bank", agent, "all"]
+        assert sum(int(s["wins"]) for s in sides) == int(whole["wins"])
+        assert sum(int(s["games"]) for s in sides) == int(whole["games"])
+
+
+def test_head_to_head_is_symmetric(quick):
+    columns, rows = read_csv(quick / "leaderboard_head_to_head.csv")
+    assert columns == PAIR_COLUMNS
+    pairs = {(r["game"], r["side"], r["agent"], r["opponent"]): r for r in rows}
+    ties_seen = 0
+    for (game, side, agent, opponent), r in pairs.items():
+        games, wins, losses, ties = (int(r[k]) for k in ("games", "wins", "losses", "ties"))
+        assert games == wins + losses + ties > 0
+        if side == "all":
+            back = pairs[game, "all", opponent, agent]
+            assert (int(back["wins"]), int(back["losses"])) == (losses, wins)
+            assert float(r["win_rate"]) + float(back["win_rate"]) == pytest.approx(1 - ties / games)
+            ties_seen += ties
+        elif side == "bank":  # the bank's record against the robbers, seen from both sides
+            back = pairs[game, "robbers", opponent, agent]
+            assert (int(back["wins"]), int(back["losses"])) == (losses, wins)
+    assert ties_seen > 0  # four-player games: both lose in most meetings
+    sides = {(r["game"], r["side"]) for r in rows}
+    assert ("art_robbery", "bank") not in sides and ("how_to_rob_a_bank", "robbers") in sides
+
+
+def test_report_shows_each_table_and_the_command(quick):
+    text = (quick / "leaderboard.md").read_text()
+    assert "## Art Robbery, 4 players" in text and "## How to Rob a Bank, 4 players" in text
+    assert "`heist leaderboard --quick --games art_robbery how_to_rob_a_bank --out " in text
+    assert "(seed 12)" in text and "By side:" in text and "As bank (rows)" in text
+    assert "`ismcts:simulations=50`" in text
+
+
+def result_of(game_name, num_players, seatings_and_rewards, labels):
+    game = get_game(game_name)
+    records = [
+        {
+            "game": i,
+            "seating": seating,
+            "rewards": rewards,
+            "scores": [None] * len(rewards),
+            "forfeit": None,
+        }
+        for i, (seating, rewards) in enumerate(seatings_and_rewards)
+    ]
+    entrants = [Entrant(label, "random") for label in labels]
+    sides = side_seats(game, num_players)
+    return TournamentResult.build(game, num_players, 0, entrants, sides, records)
+
+
+def counts(figures):
+    return figures["games"], figures["wins"], figures["losses"], figures["ties"]
+
+
+def test_head_to_head_counts_wins_losses_and_ties():
+    result = result_of(
+        "art_robbery",
+        3,
+        [
+            ((0, 1, 2), [1.0, -1.0, -1.0]),  # A beats B and C; B and C tie
+            ((1, 2, 0), [1.0, 1.0, -1.0]),  # B and C both win (a tie), both beat A
+            ((2, 0, 1), [0.0, 0.0, 0.0]),  # a truncated game: nobody wins
+        ],
+        ["A", "B", "C"],
+    )
+    assert counts(head_to_head(result, 0, 1)) == (3, 1, 1, 1)
+    assert counts(head_to_head(result, 1, 0)) == (3, 1, 1, 1)
+    assert counts(head_to_head(result, 1, 2)) == (3, 0, 0, 3)
+    assert head_to_head(result, 0, 2)["win_rate"] == pytest.approx(1 / 3)
+
+
+def test_head_to_head_by_side_and_with_several_sides_each():
+    bank = result_of(
+        "how_to_rob_a_bank", 4, [((0, 1), [1.0, -1.0, -1.0, -1.0]), ((1, 0), [1.0] + [-1.0] * 3)],
+        ["A", "B"],
+    )  # fmt: skip
+    assert counts(head_to_head(bank, 0, 1, side=0)) == (1, 1, 0, 0)  # A's bank beat B
+    assert counts(head_to_head(bank, 0, 1, side=1)) == (1, 0, 1, 0)  # A's robbers lost
+    assert counts(head_to_head(bank, 0, 1)) == (2, 1, 1, 0)
+    # two entrants at four seats: every side of one meets every side of the other
+    shared = result_of("art_robbery", 4, [((0, 1, 0, 1), [1.0, -1.0, -1.0, -1.0])], ["A", "B"])
+    assert counts(head_to_head(shared, 0, 1)) == (4, 2, 0, 2)
+
+
+def test_an_agent_trained_for_another_count_sits_out_with_the_reason(tmp_path, capsys):
+    argv = ["leaderboard", "--games", "art_robbery", "--counts", "3", "--games-per-table", "3"]
+    argv += ["--agents", "random", "heuristic", "ppo", "--out", str(tmp_path), "--no-progress"]
+    status, _ = run(argv, capsys)
+    assert status == 0
+    _, rows = read_csv(tmp_path / "leaderboard.csv")
+    assert {r["agent"] for r in rows} == {"random", "heuristic"}
+    text = (tmp_path / "leaderboard.md").read_text()
+    assert "`ppo` does not play this table: checkpoint" in text and "with 4 players" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "chess"], "unknown game 'chess'; available: art_robbery"),
+        (["--agents", "random", "nobody"], "unknown agent 'nobody'; available:"),
+        (["--games", "toits_de_paris", "--counts", "5"], "allowed: 2 to 4"),
+        (["--agents", "ismcts:budget=3"], "unknown ISMCTS setting(s) budget"),
+        (["--agents", "ppo:path=missing.zip"], "checkpoint missing.zip not found"),
+        (["--games-per-table", "0"], "must be at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_naming_what_is_allowed(argv, message, tmp_path, capsys):
+    status, text = run(["leaderboard", *argv, "--out", str(tmp_path)], capsys)
+    assert status == 2 and message in text and "Traceback" not in text
+    assert text.startswith("heist leaderboard: error: ") and text.count("\n") == 1
+    assert not list(tmp_path.iterdir())  # nothing played, nothing written
+
+
+def test_help_lists_the_choices(capsys):
+    status, text = run(["leaderboard", "--help"], capsys)
+    assert status == 0 and text.startswith("usage: heist leaderboard")
+    for option in ["--games", "--counts", "--agents", "--games-per-table", "--quick", "--out"]:
+        assert option in text
+    assert "every agent against every other" in run(["--help"], capsys)[1]
