@@ -83,6 +83,12 @@ def test_the_sb3_example_without_a_gpu_exits_with_the_no_device_error():
     assert result.returncode == 2 and "no CUDA GPU" in result.stderr, result.stderr[-3000:]
 
 
+@needs_numba_cuda
+def test_the_gpu_benchmark_without_a_gpu_exits_with_the_no_device_error():
+    result = run(["-m", "experiments.benchmark", "--device", "cuda", "--quick"], simulator=False)
+    assert result.returncode == 2 and "no CUDA GPU" in result.stderr, result.stderr[-3000:]
+
+
 def test_an_unknown_device_is_refused_naming_the_devices():
     with pytest.raises(ValueError, match="device must be one of 'cpu', 'cuda'"):
         VectorGames(heist_envs.get_game("art_robbery"), 4, device="tpu")
