@@ -1,10 +1,10 @@
 """The batched engine on a CUDA GPU: ``VectorGames(game, num_envs, device="cuda")``.
 
-One CUDA thread runs one game through the very functions the CPU loops run
-(:func:`heist_envs.core.vector.build_game_functions`, which call the game's own kernel
-functions), so the rules, the auto-reset and the seeding exist once: numba-cuda compiles the
-same ``@njit`` functions for the GPU. The same seed gives the same games, bit for bit, on
-either device. What the kernels need from the GPU compiler:
+One CUDA thread runs one game through :func:`heist_envs.core.vector.build_game_functions`,
+which do for one game what the CPU loops do, calling the game's own kernel functions: the
+rules and the seeding exist once, and numba-cuda compiles the same ``@njit`` functions for the
+GPU. The same seed gives the same games, bit for bit, on either device. What the kernels
+need from the GPU compiler:
 
 - numba's runtime on the device (``CUDA_ENABLE_NRT``): the rules write slices
   (``out[:] = 0``) and allocate small scratch arrays, which need it; the runtime allocates
