@@ -20,11 +20,17 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
   docs/distributed.md).
 
+``--device cuda``: the batched engine on the GPU (``VectorGames(..., device="cuda")``) at
+batches of 4096, 65,536 and 262,144 per game, beside PGX (connect_four, leduc_holdem) on the
+same GPU where ``pgx`` is installed; only the batch comparison runs. Without a CUDA GPU it
+stops with the engine's error saying what is missing.
+
 ``--quick`` (under two minutes on an otherwise idle 2-core machine) measures each row for a
 quarter of a second, batches of 1024 only, and short training runs on 32 games. ``--json
 PATH`` is rewritten after every row, so an interrupted run keeps what it measured.
 
     python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
+    python -m experiments.benchmark --device cuda [--json results.json]
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import time
 import numpy as np
 
 import heist_envs
+from heist_envs.core.errors import DeviceError
 from heist_envs.core.game import RUNNING
 
 PLAYERS = 4
@@ -181,6 +188,54 @@ def batch_engine(name, num_players, batch, seconds):
         return batch * max(1, 4096 // batch), ended
 
     return timed(run_batch, seconds)
+
+
+GPU_BATCH_SIZES = (4096, 65_536, 262_144)
+GPU_STEPS_PER_CALL = 16
+
+
+def cuda_batch_engine(name, num_players, batch, seconds):
+    """The GPU engine stepping ``batch`` games with random legal actions drawn on the device;
+    games finished are counted from the episode counters."""
+    from numba import cuda
+
+    from heist_envs.core.vector import VectorGames
+
+    games = VectorGames(heist_envs.get_game(name), batch, num_players, device="cuda")
+    games.reset(seed=0)
+    calls = [0]
+    finished = [0]
+
+    def run_batch():
+        for _ in range(GPU_STEPS_PER_CALL):
+            calls[0] += 1
+            games.step(games.random_actions(calls[0]))
+        cuda.synchronize()
+        total = int(games.episodes.copy_to_host().sum())
+        ended, finished[0] = total - finished[0], total
+        return batch * GPU_STEPS_PER_CALL, ended
+
+    return timed(run_batch, seconds)
+
+
+def run_cuda(games, seconds, players=PLAYERS, json_path=None):
+    """The GPU rows: the engine at each of GPU_BATCH_SIZES per game, then PGX beside it."""
+    from heist_envs.core.vector import VectorGames
+
+    VectorGames(heist_envs.get_game(games[0]), 1, device="cuda")  # no GPU: stop here, named
+    rows = []
+    for name in games:
+        game = heist_envs.get_game(name)
+        n = min(max(players, game.min_players), game.max_players)
+        for batch in GPU_BATCH_SIZES:
+            rates = cuda_batch_engine(name, n, batch, seconds)
+            add_row(rows, json_path, "heist-envs-cuda", name, f"batch-{batch}", n, *rates)
+    if installed("pgx"):
+        for env_name in ("connect_four", "leduc_holdem"):
+            for batch in GPU_BATCH_SIZES:
+                rates = pgx_batch(env_name, batch, seconds)
+                add_row(rows, json_path, "pgx", env_name, f"batch-{batch}", 2, *rates)
+    return rows
 
 
 def pgx_batch(env_name, batch, seconds):
@@ -333,6 +388,30 @@ def installed(module):
     return True
 
 
+def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s=None, **extra):
+    """Append a record to ``rows``, print it, and rewrite ``json_path`` with every row."""
+    rows.append(
+        {
+            "library": library,
+            "game": game,
+            "mode": mode,
+            "num_players": num_players,
+            "steps_per_second": round(rate, 1),
+            "games_per_second": None if games_per_s is None else round(games_per_s, 2),
+            **extra,
+        }
+    )
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(rows, f, indent=1)
+    unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
+    more = "".join(f"  {k} {v}" for k, v in extra.items())
+    print(
+        f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}",
+        flush=True,
+    )
+
+
 def run(
     games,
     seconds,
@@ -347,27 +426,8 @@ def run(
     so far are written to ``json_path`` after each one."""
     rows = []
 
-    def record(library, game, mode, num_players, rate, games_per_s=None, **extra):
-        rows.append(
-            {
-                "library": library,
-                "game": game,
-                "mode": mode,
-                "num_players": num_players,
-                "steps_per_second": round(rate, 1),
-                "games_per_second": None if games_per_s is None else round(games_per_s, 2),
-                **extra,
-            }
-        )
-        if json_path:
-            with open(json_path, "w") as f:
-                json.dump(rows, f, indent=1)
-        unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
-        more = "".join(f"  {k} {v}" for k, v in extra.items())
-        print(
-            f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}",
-            flush=True,
-        )
+    def record(*args, **extra):
+        add_row(rows, json_path, *args, **extra)
 
     counts = {}
     for name in games:
@@ -458,6 +518,11 @@ def ratios(rows):
     os_c4 = rate.get(("openspiel", "connect_four", "openspiel-tensor"))
     pgx_c4 = rate.get(("pgx", "connect_four", "batch-4096"))
     for (library, game, mode), value in rate.items():
+        pgx_same_batch = rate.get(("pgx", "connect_four", mode))
+        if library == "heist-envs-cuda" and pgx_same_batch:
+            lines.append(
+                f"{game} cuda {mode} / pgx connect_four {mode}: {value / pgx_same_batch:.2f}x"
+            )
         if library != "heist-envs":
             continue
         if mode == "batch-4096" and pgx_c4:
@@ -499,11 +564,26 @@ def main(argv=None):
         choices=SECTIONS,
         help=f"which comparisons to run (default: {' '.join(DEFAULT_SECTIONS)})",
     )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="cuda: the batched engine on the GPU beside PGX there (only the batch comparison)",
+    )
     args = parser.parse_args(argv)
     print("library     game                 mode              players   per second")
     seconds = 0.25 if args.quick else 3.0
     train_steps, train_envs = (1_024, 32) if args.quick else (65_536, 256)
     batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES
+    if args.device == "cuda":
+        try:
+            rows = run_cuda(args.games, seconds, args.players, args.json)
+        except DeviceError as error:
+            parser.exit(2, f"heist bench: error: {error}\n")
+        print()
+        for line in ratios(rows):
+            print(line)
+        return rows
     rows = run(
         args.games,
         seconds,

@@ -20,3 +20,9 @@ class CallOrderError(HeistError, RuntimeError):
 class InvalidStateError(GameRecordError):
     """A game state whose fields are out of range or contradict each other: no game of the
     rules reaches it. The message names the first bad field and what it allows."""
+
+
+class DeviceError(HeistError, RuntimeError):
+    """The GPU engine cannot run here: numba-cuda or a CUDA device is missing, a game's kernel
+    functions do not compile for it, or a batch does not fit its memory. The message says
+    which, and what to do."""

@@ -32,7 +32,7 @@ def random_legal_action(mask, num_actions):
 
 
 @nb.njit(cache=True)
-def _row_action(masks, seed, i):
+def random_row_action(masks, seed, i):
     """Row i's random legal action, drawn from (seed, i) alone, so rows are independent."""
     x = mix_seed(np.uint64(seed) ^ (np.uint64(i) << np.uint64(24)))
     count = count_legal(masks[i])
@@ -43,11 +43,11 @@ def _row_action(masks, seed, i):
 def random_legal_actions(masks, seed, out):
     """One uniformly random legal action per row of ``masks``, into ``out``."""
     for i in range(masks.shape[0]):
-        out[i] = _row_action(masks, seed, i)
+        out[i] = random_row_action(masks, seed, i)
 
 
 @nb.njit(cache=True, parallel=True)
 def random_legal_actions_parallel(masks, seed, out):
     """:func:`random_legal_actions` on every core: the same actions, for large batches."""
     for i in nb.prange(masks.shape[0]):
-        out[i] = _row_action(masks, seed, i)
+        out[i] = random_row_action(masks, seed, i)

@@ -15,6 +15,7 @@ import numpy as np
 
 from heist_envs.core.errors import IllegalActionError
 from heist_envs.core.game import RUNNING, TERMINATED, TRUNCATED, Game, SeedStream
+from heist_envs.core.playout import random_legal_actions, random_legal_actions_parallel
 
 
 @nb.njit(cache=True)
@@ -23,13 +24,90 @@ def _episode_seed(base_seed, game_index, episode, num_envs):
 
 
 @nb.njit(cache=True)
+def is_illegal(actions, active, masks, i):
+    """Whether game i is active and its action is out of range or masked out."""
+    a = actions[i]
+    return active[i] and (a < 0 or a >= masks.shape[1] or masks[i, a] == 0)
+
+
+@nb.njit(cache=True)
 def first_illegal(actions, active, masks):
     """The first active game whose action is out of range or masked out, or -1."""
     for i in range(len(actions)):
-        a = actions[i]
-        if active[i] and (a < 0 or a >= masks.shape[1] or masks[i, a] == 0):
+        if is_illegal(actions, active, masks, i):
             return i
     return -1
+
+
+_GAME_FUNCTIONS = {}
+
+
+def game_functions(game):
+    """The game's (reset_game, step_game), built once per process (see
+    :func:`build_game_functions`)."""
+    if game.name not in _GAME_FUNCTIONS:
+        _GAME_FUNCTIONS[game.name] = build_game_functions(game)
+    return _GAME_FUNCTIONS[game.name]
+
+
+def build_game_functions(game):
+    """Compiled functions that reset and step game i of a batch, as the CPU loops below do:
+    the CUDA kernels of :mod:`heist_envs.core.gpu` run them, one game per thread. (The CPU
+    loops keep their own body: calling these from them cost 10-20% of the CPU engine's
+    speed. tests/test_gpu.py checks that both give the same games.)
+
+    They close over the game's kernel functions rather than taking them as arguments:
+    numba cannot cache functions with function arguments safely across games.
+    """
+    init, apply, legal_mask = game.init, game.apply, game.legal_mask
+    observe, returns = game.observe, game.returns
+
+    @nb.njit
+    def reset_game(states, i, base_seed, episodes, actors, obs, masks):
+        s = states[i]
+        episodes[i] = 0
+        init(s, _episode_seed(base_seed, i, 0, len(states)))
+        actors[i] = s.actor
+        legal_mask(s, masks[i])
+        observe(s, s.actor, obs[i])
+
+    @nb.njit
+    def step_game(
+        states,
+        i,
+        actions,
+        active,
+        base_seed,
+        episodes,
+        actors,
+        obs,
+        masks,
+        rewards,
+        terminated,
+        truncated,
+    ):
+        if not active[i]:
+            for p in range(rewards.shape[1]):
+                rewards[i, p] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+            return
+        s = states[i]
+        apply(s, actions[i])
+        terminated[i] = s.status == TERMINATED
+        truncated[i] = s.status == TRUNCATED
+        if s.status != RUNNING:
+            returns(s, rewards[i])
+            episodes[i] += 1
+            init(s, _episode_seed(base_seed, i, episodes[i], len(states)))
+        else:
+            for p in range(rewards.shape[1]):
+                rewards[i, p] = 0.0
+        actors[i] = s.actor
+        legal_mask(s, masks[i])
+        observe(s, s.actor, obs[i])
+
+    return reset_game, step_game
 
 
 def _build_loops(game, parallel):
@@ -128,36 +206,62 @@ def check_num_envs(num_envs) -> int:
     return int(num_envs)
 
 
+def check_device(device) -> str:
+    """``device`` if it is one the batched engine runs on, or a ValueError naming them."""
+    if device not in DEVICES:
+        raise ValueError(
+            f"device must be one of {', '.join(map(repr, DEVICES))}, got {device!r:.80}"
+        )
+    return device
+
+
+#: where the batched engine runs: "cuda" is :mod:`heist_envs.core.gpu` (numba-cuda)
+DEVICES = ("cpu", "cuda")
+
+
 class VectorGames:
     """``num_envs`` games of ``game`` with ``num_players`` players each, stepped together.
 
     After :meth:`reset` and each :meth:`step`, ``actors[i]`` is the seat to act in game i,
     ``obs[i]`` its observation and ``masks[i]`` its legal actions. The arrays are reused
-    between calls: copy them to keep them.
+    between calls: copy them to keep them. ``device="cuda"`` makes a
+    :class:`heist_envs.core.gpu.CudaVectorGames`, which plays the same games on a GPU.
     """
 
-    def __init__(self, game: Game, num_envs: int, num_players=None, options=None):
-        if not isinstance(game, Game):
-            raise ValueError(f"game must be a heist_envs Game (get_game(name)), got {game!r:.80}")
-        num_envs = check_num_envs(num_envs)
-        self.game = game
-        self.num_envs = num_envs
-        self.num_players = game.check_players(num_players)
-        self.options = game.check_options(options)
-        template = game.new_state(self.num_players, 0, self.options)
+    def __new__(cls, *args, device="cpu", **kwargs):
+        if cls is VectorGames and check_device(device) == "cuda":
+            from heist_envs.core.gpu import CudaVectorGames
+
+            cls = CudaVectorGames
+        return super().__new__(cls)
+
+    def __init__(self, game: Game, num_envs: int, num_players=None, options=None, *, device="cpu"):
+        template = self.configure(game, num_envs, num_players, options)
+        self.device = "cpu"
         self.states = np.repeat(game.kernel_view(template), num_envs)
         self.episodes = np.zeros(num_envs, np.int64)
         self.actors = np.zeros(num_envs, np.int8)
         self.obs = np.zeros((num_envs, game.obs_size), game.obs_dtype)
         self.masks = np.zeros((num_envs, game.num_actions), np.int8)
-        self.num_seats = game.num_seats(self.num_players)
         self.rewards = np.zeros((num_envs, self.num_seats), np.float32)
         self.terminated = np.zeros(num_envs, np.bool_)
         self.truncated = np.zeros(num_envs, np.bool_)
-        self.base_seed = np.uint64(0)
-        self.seeds = SeedStream()
         self.parallel = num_envs >= PARALLEL_MIN_BATCH
         self.all_games = np.ones(num_envs, np.bool_)
+        self.actions = np.zeros(num_envs, np.int64)
+
+    def configure(self, game, num_envs, num_players, options):
+        """Check and keep the batch's configuration; returns the template record."""
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a heist_envs Game (get_game(name)), got {game!r:.80}")
+        self.num_envs = check_num_envs(num_envs)
+        self.game = game
+        self.num_players = game.check_players(num_players)
+        self.options = game.check_options(options)
+        self.num_seats = game.num_seats(self.num_players)
+        self.base_seed = np.uint64(0)
+        self.seeds = SeedStream()
+        return game.new_state(self.num_players, 0, self.options)
 
     def _loops(self):
         """Looked up at each call: after a fork the child gets the serial loops."""
@@ -186,7 +290,12 @@ class VectorGames:
         active = self.all_games if active is None else self.check_active(active)
         actions = self.check_actions(actions, active)
         _, step_all = self._loops()
-        step_all(
+        step_all(*self.step_arguments(actions, active))
+        return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def step_arguments(self, actions, active):
+        """The arguments of the step loop (and of the GPU's step kernel)."""
+        return (
             self.states,
             actions,
             active,
@@ -199,7 +308,13 @@ class VectorGames:
             self.terminated,
             self.truncated,
         )
-        return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def random_actions(self, seed):
+        """One uniformly random legal action per game, drawn from (``seed``, game index)
+        alone (:func:`heist_envs.core.playout.random_legal_actions`); reused between calls."""
+        pick = random_legal_actions_parallel if self.parallel else random_legal_actions
+        pick(self.masks, seed, self.actions)
+        return self.actions
 
     def check_active(self, active) -> np.ndarray:
         """``active`` as a bool array, or a ValueError unless it is one flag per game."""
@@ -226,11 +341,14 @@ class VectorGames:
         actions = actions.astype(np.int64, copy=False)
         i = first_illegal(actions, active, self.masks)
         if i >= 0:
-            a = int(actions[i])
-            in_range = 0 <= a < self.game.num_actions
-            name = f" ({self.game.action_name(a)})" if in_range else ""
-            raise IllegalActionError(
-                f"{self.game.name}: action {a}{name} is not legal in game {i} for seat "
-                f"{int(self.actors[i])}; legal: {np.flatnonzero(self.masks[i]).tolist()}"
-            )
+            self.raise_illegal(int(actions[i]), i, int(self.actors[i]), self.masks[i])
         return actions
+
+    def raise_illegal(self, action, i, actor, mask):
+        """The IllegalActionError for ``action`` in game i, whose actor and mask are given."""
+        in_range = 0 <= action < self.game.num_actions
+        name = f" ({self.game.action_name(action)})" if in_range else ""
+        raise IllegalActionError(
+            f"{self.game.name}: action {action}{name} is not legal in game {i} for seat "
+            f"{actor}; legal: {np.flatnonzero(mask).tolist()}"
+        )
