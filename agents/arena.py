@@ -558,7 +558,10 @@ class TournamentResult:
         return [{"game": r["game"], **r["forfeit"]} for r in self.games if r["forfeit"]]
 
     def to_dict(self) -> dict:
-        games = [{k: v for k, v in r.items() if k != "outcomes"} for r in self.games]
+        """The tournament as JSON-compatible data, the same for the same seed: without the
+        times of the agents' decisions (in ``games``), which vary from run to run."""
+        left_out = ("outcomes", "act_cpu_seconds")
+        games = [{k: v for k, v in r.items() if k not in left_out} for r in self.games]
         return {
             "game": self.game,
             "num_players": self.num_players,

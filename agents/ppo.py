@@ -161,6 +161,7 @@ def build_policy(game, weights, activation):
         lambda _: 0.0,
         net_arch=net_arch,
         activation_fn=getattr(torch.nn, ACTIVATIONS[activation]),
+        ortho_init=False,  # the checkpoint's weights replace any initial ones
     )
     try:
         policy.load_state_dict(weights)

@@ -398,9 +398,18 @@ def run(tables, games, seed, workers, progress=True, show=print) -> list[dict]:
     return tables
 
 
+def check_writable(out):
+    """A ValueError now, before any game is played, if the folder ``out`` cannot be written."""
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot write to {out}: {error.strerror}") from None
+    if not os.access(out, os.W_OK):
+        raise ValueError(f"cannot write to {out}: permission denied")
+
+
 def write(tables, out, command, seed, wall_seconds) -> list[Path]:
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     paths = [out / "leaderboard.md", out / "leaderboard.csv", out / "leaderboard_head_to_head.csv"]
     paths[0].write_text(report(tables, command, seed, wall_seconds))
     write_csv(paths[1], [row for table in tables for row in table["agent_rows"]])
@@ -470,6 +479,7 @@ def main(argv=None):
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
         tables = plan(args.games, args.counts, agents, size.other_count)
+        check_writable(args.out)
         started = time.perf_counter()
         run(tables, games, args.seed, args.workers, not args.no_progress)
         wall = time.perf_counter() - started

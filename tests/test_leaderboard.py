@@ -204,6 +204,14 @@ def test_bad_input_is_one_line_naming_what_is_allowed(argv, message, tmp_path, c
     assert not list(tmp_path.iterdir())  # nothing played, nothing written
 
 
+def test_an_unwritable_folder_is_refused_before_any_game(tmp_path, capsys):
+    taken = tmp_path / "a_file"
+    taken.write_text("")
+    argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "--out", str(taken)]
+    status, text = run(argv, capsys)
+    assert status == 2 and f"heist leaderboard: error: cannot write to {taken}: " in text
+
+
 def test_help_lists_the_choices(capsys):
     status, text = run(["leaderboard", "--help"], capsys)
     assert status == 0 and text.startswith("usage: heist leaderboard")
