@@ -169,7 +169,7 @@ def test_helps_say_what_the_commands_are(capsys):
     from experiments import imitation
 
     status, text = run(["train", "--help"], capsys)
-    assert "with periodic evaluation against random." in " ".join(text.split())
+    assert "evaluation against the heuristic agent." in " ".join(text.split())
     with pytest.raises(SystemExit):
         imitation.main(["--help"])
     assert capsys.readouterr().out.startswith("usage: python -m experiments.imitation")

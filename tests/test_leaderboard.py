@@ -176,7 +176,7 @@ def test_head_to_head_by_side_and_with_several_sides_each():
 
 
 def test_an_agent_trained_for_another_count_sits_out_with_the_reason(tmp_path, capsys):
-    argv = ["leaderboard", "--games", "art_robbery", "--counts", "3", "--games-per-table", "3"]
+    argv = ["leaderboard", "--games", "art_robbery", "--counts", "5", "--games-per-table", "5"]
     argv += ["--agents", "random", "heuristic", "ppo", "--out", str(tmp_path), "--no-progress"]
     status, _ = run(argv, capsys)
     assert status == 0

@@ -78,11 +78,11 @@ def test_missing_and_truncated_checkpoints_say_so(tmp_path):
 
 def test_a_policy_is_refused_at_another_player_count_in_the_arena_and_play(capsys):
     with pytest.raises(ValueError, match="trained for art_robbery with 4 players, not"):
-        tournament("art_robbery", ["ppo", "random"], games=2, num_players=3, workers=1)
-    status, err = cli(["play", "art_robbery", "--players", "3", "--against", "ppo"], capsys)
+        tournament("art_robbery", ["ppo", "random"], games=2, num_players=5, workers=1)
+    status, err = cli(["play", "art_robbery", "--players", "5", "--against", "ppo"], capsys)
     assert status == 2 and err.count("\n") == 1
-    assert "trained for art_robbery with 4 players, not art_robbery with 3" in err
-    status, err = cli(["watch", "art_robbery", "--players", "3", "--agents", "ppo"], capsys)
+    assert "trained for art_robbery with 4 players, not art_robbery with 5" in err
+    status, err = cli(["watch", "art_robbery", "--players", "5", "--agents", "ppo"], capsys)
     assert status == 2 and "with 4 players" in err
 
 
