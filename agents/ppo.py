@@ -139,6 +139,11 @@ def hidden_layers(weights, net) -> list[int]:
     return [width for _, width in layers]
 
 
+def net_arch(weights) -> dict:
+    """The actor's and critic's hidden layer widths, from a policy's weights."""
+    return {"pi": hidden_layers(weights, "policy_net"), "vf": hidden_layers(weights, "value_net")}
+
+
 def build_policy(game, weights, activation):
     """A MaskableActorCriticPolicy for ``game`` shaped like ``weights``, holding them."""
     import torch
@@ -150,16 +155,12 @@ def build_policy(game, weights, activation):
             f"unknown activation {activation!r} in checkpoint metadata; "
             f"known: {', '.join(ACTIVATIONS)}"
         )
-    net_arch = {
-        "pi": hidden_layers(weights, "policy_net"),
-        "vf": hidden_layers(weights, "value_net"),
-    }
     env = heist_envs.make(game.name)
     policy = MaskableActorCriticPolicy(
         env.observation_space(env.possible_agents[0])["observation"],
         spaces.Discrete(game.num_actions),
         lambda _: 0.0,
-        net_arch=net_arch,
+        net_arch=net_arch(weights),
         activation_fn=getattr(torch.nn, ACTIVATIONS[activation]),
         ortho_init=False,  # the checkpoint's weights replace any initial ones
     )

@@ -130,6 +130,16 @@ def collect(
     obs_out, mask_out, best_out = [], [], []
     outcomes = {k: [] for k in range(len(side_team))}
     active = np.ones(num_envs, np.bool_)
+
+    def label(obs, mask):
+        """The teacher's best actions for a decision, stored when it has a choice."""
+        best = teacher.best(obs, mask)
+        if mask.sum() > 1:
+            obs_out.append(obs.copy())
+            mask_out.append(mask.astype(np.bool_))
+            best_out.append(best)
+        return best
+
     while active.any():
         actors = vg.actors.copy()
         masks = vg.masks
@@ -137,12 +147,7 @@ def collect(
         actions = noise.act_batch(vg.obs, masks)
         if opponents == "teacher":
             for i in np.flatnonzero(active & ~learner):
-                best = teacher.best(vg.obs[i], masks[i])
-                actions[i] = rng.choice(np.flatnonzero(best))
-                if masks[i].sum() > 1:
-                    obs_out.append(vg.obs[i].copy())
-                    mask_out.append(masks[i].astype(np.bool_))
-                    best_out.append(best)
+                actions[i] = rng.choice(np.flatnonzero(label(vg.obs[i], masks[i])))
         rows = np.flatnonzero(learner)
         if len(rows):
             choice = masks[rows].sum(axis=1) > 1
@@ -153,10 +158,7 @@ def collect(
             for j, i in enumerate(rows):
                 if not choice[j]:
                     continue
-                best = teacher.best(vg.obs[i], masks[i])
-                obs_out.append(vg.obs[i].copy())
-                mask_out.append(masks[i].astype(np.bool_))
-                best_out.append(best)
+                best = label(vg.obs[i], masks[i])
                 if teach[j] or policy is None:
                     actions[i] = rng.choice(np.flatnonzero(best))
         vg.step(actions, active=active)

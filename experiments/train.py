@@ -290,16 +290,12 @@ def build_model(env, args, init_policy):
     its weights (actor and critic)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import hidden_layers
+    from agents.ppo import net_arch
 
     policy_kwargs = {"net_arch": NET_ARCH}
     if init_policy is not None:
-        weights = init_policy.state_dict()
         policy_kwargs = {
-            "net_arch": {
-                "pi": hidden_layers(weights, "policy_net"),
-                "vf": hidden_layers(weights, "value_net"),
-            },
+            "net_arch": net_arch(init_policy.state_dict()),
             "activation_fn": init_policy.activation_fn,
         }
     model = MaskablePPO(
@@ -338,9 +334,9 @@ def main(argv=None):
     game = heist_envs.get_game(args.game)
     init_policy = None
     if args.init:
-        init_policy = load_policy(args.init)  # any player count: the observation size is fixed
         if checkpoint_info(args.init)["game"] != game.name:
             raise SystemExit(f"heist train: error: --init {args.init} is not a {game.name} policy")
+        init_policy = load_policy(args.init)  # any player count: the observation size is fixed
     args.out.mkdir(parents=True, exist_ok=True)
     eval_log = args.out / "eval.csv"
     eval_log.unlink(missing_ok=True)
