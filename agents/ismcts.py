@@ -248,6 +248,14 @@ class ISMCTSAgent:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
+        counts = self.visit_counts(legal, info_set)
+        best = legal[counts == counts.max()]
+        return int(best[self.rng.integers(len(best))])
+
+    def visit_counts(self, legal, info_set) -> np.ndarray:
+        """Search from ``info_set`` and return how often the root chose each of the ``legal``
+        actions (-1 for one never tried): the move is the most visited, and a teacher for
+        imitation reads the whole ranking."""
         game = self.game
         nodes = self.max_nodes if self.seconds else self.simulations + 1
         tree = Tree.empty(nodes, game.num_actions)
@@ -284,9 +292,7 @@ class ISMCTSAgent:
         self.search_seconds += time.perf_counter() - start
         seat = info_set.seat
         roots = [child_of(tree.children, tree.sibling, tree.mover, 0, a, seat) for a in legal]
-        counts = np.array([tree.visits[c] if c >= 0 else -1 for c in roots])
-        best = legal[counts == counts.max()]
-        return int(best[self.rng.integers(len(best))])
+        return np.array([tree.visits[c] if c >= 0 else -1 for c in roots])
 
 
 def make_ismcts(game_name, seed=None, **kwargs):

@@ -1,26 +1,34 @@
-"""Train a MaskablePPO policy by imitating a game's heuristic agent with DAgger.
+"""Train a MaskablePPO policy by imitating a teacher (the heuristic, or ISMCTS) with DAgger.
 
     python -m experiments.imitation --game how_to_rob_a_bank --iterations 7 \\
         --games-per-iteration 4000 --out runs/how_to_rob_a_bank_dagger
 
 DAgger (Ross, Gordon and Bagnell 2011) against the drift that sinks one-shot behaviour
 cloning: each iteration plays games in which the learner side (one side per game, the sides in
-turn; the other side plays at random) is driven by a mixture of teacher and student, labels
-every decision of the learner side with the teacher's choice, adds them to the data set of all
-iterations so far, and retrains the student on it. Iteration ``i`` lets the teacher choose
-with probability ``beta_i = beta ** i`` at each decision (iteration 0 is plain behaviour
-cloning), so later iterations visit the states the student itself reaches and teach it to
-recover from its own mistakes.
+turn; the other seats play at random unless ``--opponents`` says otherwise) is driven by a
+mixture of teacher and student, labels every decision of the learner side with the teacher's
+choice, adds them to the data set of all iterations so far, and retrains the student on it.
+Iteration ``i`` lets the teacher choose with probability ``beta_i = beta ** i`` at each
+decision (iteration 0 is plain behaviour cloning), so later iterations visit the states the
+student itself reaches and teach it to recover from its own mistakes.
 
-The teacher is the game's heuristic (:mod:`agents.heuristic`). Where the game has a scoring
-function here (:data:`TEACHER_SCORES`), the label is the set of actions the heuristic ranks
-best (its ties are broken at random, so any of them is the teacher's move), else the action it
-plays. The student is the policy network of a ``MaskablePPO`` model built as
-:mod:`experiments.train` builds it (``--net-arch`` and ``--activation`` aside: the defaults,
-two ReLU layers of 512, fit the heuristic far better than train.py's 128 tanh units), trained
-by cross-entropy on its masked logits: ``-log`` of the probability it gives the best set, with
+The teacher is the game's heuristic (:mod:`agents.heuristic`) unless ``--teacher`` names
+another agent as the arena does: ``--teacher ismcts:simulations=300`` distills a search (expert
+iteration's distillation step: the label is the set of moves its root visited most, from the
+learner's information set). Where the heuristic has a scoring function here
+(:data:`TEACHER_SCORES`), the label is the set of actions it ranks best (its ties are broken
+at random, so any of them is the teacher's move), else the action it plays. The student is
+the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train` builds it
+(``--net-arch`` and ``--activation`` aside: the defaults, two ReLU layers of 512, fit the
+heuristic far better than train.py's 128 tanh units), or ``--init``'s network, trained by
+cross-entropy on its masked logits: ``-log`` of the probability it gives the best set, with
 Adam, warm-started from the previous iteration. Decisions with one legal action are played but
 not stored. The value head stays untrained; a later PPO fine-tune would have to fit it.
+``--opponents heuristic`` seats the heuristic (unlabelled) at the other seats, the tables a
+policy meets when it is scored against the heuristic; ``--workers`` collects and labels games
+in several processes, which a search teacher needs (it labels ~150 decisions a second a core).
+After each iteration the student plays ``--eval-games`` seat-rotated games against
+``--eval-opponents`` (default: the heuristic), the learning curve.
 
 The data, not the fit, limits the student: a plain MLP on the one-hot observation matches
 93% of its training decisions but fewer of the new ones its own play reaches, so the defaults
@@ -30,7 +38,8 @@ seventh (against random, 200 games each). Labelling costs about 0.2 ms a decisio
 heuristic is Python); the default run labels ~1.8M decisions in ~28 CPU minutes.
 
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
-win rate vs random per side), ``checkpoints/iter_<i>.zip`` and ``final.zip`` (+ ``.json``
+win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
+``checkpoints/iter_<i>.zip`` and ``final.zip`` (+ ``.json``
 metadata, as :func:`agents.ppo.save_checkpoint` writes it), which ``experiments.evaluate``,
 ``agents.ppo.PPOAgent`` and ``agents.ppo.export_policy`` read like any trained checkpoint.
 """
@@ -47,8 +56,13 @@ import numpy as np
 import heist_envs
 from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
 from agents.ppo import ACTIVATIONS, save_checkpoint
-from experiments.evaluate import win_rate
-from heist_envs.core.single_agent import PolicyOpponent, RandomOpponent, SelfPlayVecEnv
+from experiments.evaluate import make_opponents, win_rate
+from heist_envs.core.single_agent import (
+    AgentOpponent,
+    PolicyOpponent,
+    RandomOpponent,
+    SelfPlayVecEnv,
+)
 from heist_envs.core.vector import VectorGames
 
 #: Scores within this of the best count as ties (the heuristics break ties with noise < 1e-6).
@@ -60,23 +74,31 @@ TEACHER_SCORES = {"how_to_rob_a_bank": how_to_rob_a_bank_heuristic.action_scores
 
 
 class Teacher:
-    """Labels decisions with the best actions of the game's heuristic agent."""
+    """Labels decisions with the best actions of a teacher agent: the game's heuristic, or any
+    agent spec the arena takes, e.g. ``ismcts:simulations=1000`` (its most visited moves)."""
 
-    def __init__(self, game_name, seed=0):
-        from agents.heuristic import make_heuristic
+    def __init__(self, game_name, spec="heuristic", seed=0, num_players=None):
+        from agents.arena import parse_entrant
 
         self.game = heist_envs.get_game(game_name)
-        self.agent = make_heuristic(self.game.name, seed)
-        self.scores = TEACHER_SCORES.get(self.game.name)
+        self.spec = spec
+        self.agent = parse_entrant(spec).build(self.game.name, seed, num_players)
+        self.scores = TEACHER_SCORES.get(self.game.name) if spec == "heuristic" else None
 
-    def best(self, obs, mask) -> np.ndarray:
+    def best(self, obs, mask, info_set) -> np.ndarray:
         """A bool row over the actions: the ones the teacher ranks best (one or tied)."""
         best = np.zeros(len(mask), np.bool_)
-        if self.scores is None:
-            best[self.agent.act(obs, mask)] = True
-        else:
+        if self.scores is not None:
             legal, scores = self.scores(obs, mask)
             best[legal[scores >= scores.max() - TIE]] = True
+        elif hasattr(self.agent, "visit_counts"):
+            legal = np.flatnonzero(mask)
+            counts = self.agent.visit_counts(legal, info_set)
+            best[legal[counts == counts.max()]] = True
+        elif getattr(self.agent, "wants_info_set", False):
+            best[self.agent.act(obs, mask, info_set)] = True
+        else:
+            best[self.agent.act(obs, mask)] = True
         return best
 
 
@@ -109,15 +131,18 @@ def collect(
     opponents="random",
 ):
     """Play ``games`` games (and finish none beyond them), one learner side per game, the
-    sides in turn, the other seats played by ``opponents``: ``"random"``, or ``"teacher"``
-    (its move, and each such decision with a choice is labelled too); every learner decision
-    with a choice is labelled by ``teacher``. The learner plays the teacher's move (a random
-    one of its best) with probability ``beta`` at each decision, else the ``student`` policy's
-    most likely move.
+    sides in turn, the other seats played by ``opponents``: ``"random"``, ``"heuristic"``
+    (the game's heuristic, not labelled) or ``"teacher"`` (its move, and each such decision
+    with a choice is labelled too); every learner decision with a choice is labelled by
+    ``teacher``. The learner plays the teacher's move (a random one of its best) with
+    probability ``beta`` at each decision, else the ``student`` policy's most likely move.
 
     Returns ``(obs, masks, best, outcomes)``: the labelled decisions and, per side index,
     the learner's rewards in the games that ended.
     """
+    from agents.base import InfoSet
+    from agents.heuristic import make_heuristic
+
     rng = np.random.default_rng(seed)
     vg = VectorGames(game, num_envs, num_players)
     vg.reset(seed=seed)
@@ -127,15 +152,17 @@ def collect(
     started = num_envs
     policy = PolicyOpponent(student, deterministic=True) if student is not None else None
     noise = RandomOpponent(seed)
+    heuristic = AgentOpponent(make_heuristic(game.name, seed)) if opponents == "heuristic" else None
     obs_out, mask_out, best_out = [], [], []
     outcomes = {k: [] for k in range(len(side_team))}
     active = np.ones(num_envs, np.bool_)
 
-    def label(obs, mask):
-        """The teacher's best actions for a decision, stored when it has a choice."""
-        best = teacher.best(obs, mask)
+    def label(i, mask):
+        """The teacher's best actions for game ``i``'s decision, stored when it has a choice."""
+        info_set = InfoSet(game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
+        best = teacher.best(vg.obs[i], mask, info_set)
         if mask.sum() > 1:
-            obs_out.append(obs.copy())
+            obs_out.append(vg.obs[i].copy())
             mask_out.append(mask.astype(np.bool_))
             best_out.append(best)
         return best
@@ -145,9 +172,12 @@ def collect(
         masks = vg.masks
         learner = active & (team_of_seat[actors] == side_team[learner_side])
         actions = noise.act_batch(vg.obs, masks)
+        others = np.flatnonzero(active & ~learner)
         if opponents == "teacher":
-            for i in np.flatnonzero(active & ~learner):
-                actions[i] = rng.choice(np.flatnonzero(label(vg.obs[i], masks[i])))
+            for i in others:
+                actions[i] = rng.choice(np.flatnonzero(label(i, masks[i])))
+        elif heuristic is not None and len(others):
+            actions[others] = heuristic.act_batch(vg.obs[others], masks[others])
         rows = np.flatnonzero(learner)
         if len(rows):
             choice = masks[rows].sum(axis=1) > 1
@@ -158,7 +188,7 @@ def collect(
             for j, i in enumerate(rows):
                 if not choice[j]:
                     continue
-                best = label(vg.obs[i], masks[i])
+                best = label(i, masks[i])
                 if teach[j] or policy is None:
                     actions[i] = rng.choice(np.flatnonzero(best))
         vg.step(actions, active=active)
@@ -227,12 +257,14 @@ def fit(policy, data, epochs=4, batch_size=512, optimizer=None, lr=1e-3, seed=0)
     return optimizer, loss_sum / n, correct / n
 
 
-def build_model(game, num_players, net_arch, seed=0, activation="relu"):
+def build_model(game, num_players, net_arch, seed=0, activation="relu", init_policy=None):
     """A MaskablePPO model as :mod:`experiments.train` builds it (its PPO settings and the
-    game's rollout length), with ``net_arch`` hidden layers of ``activation`` units."""
+    game's rollout length), with ``net_arch`` hidden layers of ``activation`` units, or shaped
+    like ``init_policy`` and starting from its weights."""
     import torch
     from sb3_contrib import MaskablePPO
 
+    from agents.ppo import net_arch as layers_of
     from experiments.train import GAME_DEFAULTS, PPO_SETTINGS
 
     env = SelfPlayVecEnv(game, 256, num_players, seed=seed)
@@ -240,7 +272,12 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu"):
         "net_arch": list(net_arch),
         "activation_fn": getattr(torch.nn, ACTIVATIONS[activation]),
     }
-    return MaskablePPO(
+    if init_policy is not None:
+        policy_kwargs = {
+            "net_arch": layers_of(init_policy.state_dict()),
+            "activation_fn": init_policy.activation_fn,
+        }
+    model = MaskablePPO(
         "MlpPolicy",
         env,
         n_steps=GAME_DEFAULTS[game.name]["n_steps"],
@@ -250,6 +287,45 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu"):
         verbose=0,
         **PPO_SETTINGS,
     )
+    if init_policy is not None:
+        model.policy.load_state_dict(init_policy.state_dict())
+    return model
+
+
+_WORKER_TEACHERS = {}
+
+
+def _collect_share(game_name, teacher_spec, seed, kwargs):
+    """One worker's share of :func:`collect`, with its teacher built once per process (a
+    search teacher compiles its code on first use)."""
+    key = (game_name, teacher_spec, kwargs["num_players"])
+    if key not in _WORKER_TEACHERS:
+        _WORKER_TEACHERS[key] = Teacher(game_name, teacher_spec, seed, kwargs["num_players"])
+    game = heist_envs.get_game(game_name)
+    return collect(game, teacher=_WORKER_TEACHERS[key], seed=seed, **kwargs)
+
+
+def _init_worker():
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def collect_parallel(pool, workers, game, teacher_spec, games, seed, **kwargs):
+    """:func:`collect` split over ``workers`` processes of ``pool`` (``None``: in this one),
+    each playing its share of the ``games`` from its own seed; the results concatenated."""
+    shares = [games // workers + (k < games % workers) for k in range(workers)]
+    jobs = [
+        (game.name, teacher_spec, seed + 7 * k, {**kwargs, "games": n})
+        for k, n in enumerate(shares)
+        if n
+    ]
+    if pool is None:
+        parts = [_collect_share(*job) for job in jobs]
+    else:
+        parts = list(pool.map(_collect_share, *zip(*jobs, strict=True)))
+    outcomes = {side: [r for part in parts for r in part[3][side]] for side in parts[0][3]}
+    return (*(np.concatenate([part[k] for part in parts]) for k in range(3)), outcomes)
 
 
 FIELDS = [
@@ -285,13 +361,30 @@ def parse_args(argv):
     parser.add_argument("--net-arch", default="512,512", help="hidden layer sizes")
     parser.add_argument("--activation", default="relu", choices=sorted(ACTIVATIONS))
     parser.add_argument(
+        "--teacher",
+        default="heuristic",
+        help="the agent whose choices are imitated, as the arena names agents: heuristic, "
+        "or a search such as ismcts:simulations=1000 (its most visited moves)",
+    )
+    parser.add_argument(
+        "--init", default=None, help="start the student from this checkpoint's weights"
+    )
+    parser.add_argument(
         "--opponents",
         default="random",
-        choices=["random", "teacher"],
+        choices=["random", "heuristic", "teacher"],
         help="who plays the other seats while collecting (the teacher's decisions are labelled)",
     )
-    parser.add_argument("--eval-games", type=int, default=200, help="per iteration, vs random")
+    parser.add_argument(
+        "--eval-opponents",
+        default="heuristic",
+        help="comma-separated agents the student is scored against after each iteration",
+    )
+    parser.add_argument("--eval-games", type=int, default=200, help="per iteration")
     parser.add_argument("--num-envs", type=int, default=64, help="games played at once")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes that collect (and label) games"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>_dagger)")
@@ -301,11 +394,59 @@ def parse_args(argv):
     args.players = game.check_players(args.players)
     args.net_arch = [int(n) for n in args.net_arch.split(",")]
     args.out = Path(args.out or f"runs/{game.name}_dagger")
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
+    try:
+        Teacher(game.name, args.teacher, args.seed, args.players)
+        make_opponents(args.eval_opponents, game.name)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.init:
+        from agents.ppo import checkpoint_info
+
+        try:
+            init_game = checkpoint_info(args.init)["game"]
+        except (OSError, ValueError) as error:
+            parser.error(f"--init {args.init}: {error}")
+        if init_game != game.name:
+            parser.error(f"--init {args.init} is a {init_game} policy, not a {game.name} one")
     return args
 
 
+def plot_curve(log, path, title, opponents):
+    """The student's win rate against ``opponents`` after each iteration, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from experiments.plots import plot_win_rate
+
+    with log.open() as f:
+        rows = list(csv.DictReader(f))
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    plot_win_rate(
+        ax,
+        [int(r["decisions"]) for r in rows],
+        [float(r["win_rate"]) for r in rows],
+        [float(r["ci_low"]) for r in rows],
+        [float(r["ci_high"]) for r in rows],
+        f"win rate vs {opponents}",
+    )
+    ax.set_xlabel("labelled decisions")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main(argv=None):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     import torch
+
+    from agents.ppo import load_policy, net_arch
 
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -313,27 +454,36 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "dagger.csv"
     game = heist_envs.get_game(args.game)
-    teacher = Teacher(game.name, args.seed)
-    model = build_model(game, args.players, args.net_arch, args.seed, args.activation)
+    init_policy = load_policy(args.init) if args.init else None
+    model = build_model(game, args.players, args.net_arch, args.seed, args.activation, init_policy)
     policy = model.policy
     data = Dataset(game.obs_size, game.num_actions, game.obs_dtype)
     optimizer = None
     wall, cpu = time.perf_counter(), time.process_time()
     result = None
+    pool = None
+    if args.workers > 1:
+        pool = ProcessPoolExecutor(
+            args.workers, multiprocessing.get_context("fork"), initializer=_init_worker
+        )
+    title = f"{game.name}, {args.players} players: imitating {args.teacher}"
     with log.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
         for i in range(args.iterations):
             beta = args.beta**i
-            obs, masks, best, outcomes = collect(
+            student = policy if i or init_policy is not None else None
+            obs, masks, best, outcomes = collect_parallel(
+                pool,
+                args.workers,
                 game,
-                args.players,
-                teacher,
-                policy if i else None,
-                beta,
+                args.teacher,
                 args.games_per_iteration,
-                args.num_envs,
-                seed=args.seed + 1_000_003 * (i + 1),
+                args.seed + 1_000_003 * (i + 1),
+                num_players=args.players,
+                student=student,
+                beta=beta,
+                num_envs=args.num_envs,
                 opponents=args.opponents,
             )
             data.extend(obs, masks, best)
@@ -341,9 +491,8 @@ def main(argv=None):
                 policy, data, args.epochs, args.batch_size, optimizer, args.lr, args.seed + i
             )
             seed = args.seed + 7919 * (i + 1)
-            result = win_rate(
-                policy, game.name, args.players, [RandomOpponent(seed)], args.eval_games, seed
-            )
+            opponents = make_opponents(args.eval_opponents, game.name, seed)
+            result = win_rate(policy, game.name, args.players, opponents, args.eval_games, seed)
             ended = [r for side in outcomes.values() for r in side]
             row = {
                 "iteration": i,
@@ -367,12 +516,15 @@ def main(argv=None):
             f.flush()
             print(
                 f"iteration {i} (beta {beta:.3f}): {len(data)} decisions, loss {loss:.3f}, "
-                f"accuracy {accuracy:.3f}; vs random {row['win_rate']:.3f} "
+                f"accuracy {accuracy:.3f}; vs {args.eval_opponents} {row['win_rate']:.3f} "
                 f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] ({row['win_rate_by_side']}); "
                 f"{row['elapsed_s']:.0f} s",
                 flush=True,
             )
             save_checkpoint(model, args.out / "checkpoints" / f"iter_{i}", game.name, args.players)
+    if pool is not None:
+        pool.shutdown()
+    plot_curve(log, args.out / "learning_curve.png", title, args.eval_opponents)
     train_seconds = time.perf_counter() - wall
     cpu_seconds = time.process_time() - cpu
     path = save_checkpoint(
@@ -381,22 +533,24 @@ def main(argv=None):
         game.name,
         args.players,
         method="dagger",
-        teacher="heuristic",
+        teacher=args.teacher,
+        init=args.init,
         opponents=args.opponents,
         iterations=args.iterations,
         games_per_iteration=args.games_per_iteration,
         beta=args.beta,
         epochs=args.epochs,
-        net_arch=args.net_arch,
-        activation=args.activation,
+        net_arch=net_arch(policy.state_dict()),
         decisions=len(data),
+        workers=args.workers,
         train_seconds=round(train_seconds, 1),
         cpu_seconds=round(cpu_seconds, 1),
-        win_rate_vs_random=result,
+        eval_opponents=args.eval_opponents,
+        win_rate=result,
     )
     print(
         f"trained {args.iterations} iterations on {len(data)} decisions in {train_seconds:.0f} s "
-        f"({cpu_seconds:.0f} s CPU); saved {path}"
+        f"({cpu_seconds:.0f} s CPU in this process); saved {path}"
     )
     return model, result
 
