@@ -422,7 +422,7 @@ def main(argv=None):
         prog="heist leaderboard",
         description="Play every agent against every other in round-robin mixed tables, per "
         "game and player count, and write the leaderboard: OpenSkill ratings, win rates and "
-        "head-to-head win rates with 95%% intervals, decisions per second "
+        "head-to-head win rates with 95% intervals, decisions per second "
         "(leaderboard.md, leaderboard.csv, leaderboard_head_to_head.csv).",
     )
     parser.add_argument(

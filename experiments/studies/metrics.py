@@ -255,7 +255,7 @@ def command(argv=None):
     parser = argparse.ArgumentParser(
         prog="heist metrics",
         description="Play games between agents (every agent in every seat) and print the game "
-        "metrics: length, branching factor, win rate by seat with 95%% intervals, first-seat "
+        "metrics: length, branching factor, win rate by seat with 95% intervals, first-seat "
         "advantage, shared wins, truncations, lead changes and action kinds.",
     )
     parser.add_argument("game", help=f"one of: {', '.join(heist_envs.game_names())}")
