@@ -68,8 +68,9 @@ def agents_table(game: Game) -> list[str]:
         info = checkpoint_info(policy)
         if "timesteps" in info:
             trained = f"{info['timesteps']:,} steps"
-        else:  # experiments.imitation: DAgger on the heuristic
-            trained = f"imitates the heuristic (DAgger, {info['decisions']:,} decisions)"
+        else:  # experiments.imitation: DAgger on a teacher's choices
+            teacher = info.get("teacher", "heuristic")
+            trained = f"imitates `{teacher}` (DAgger, {info['decisions']:,} decisions)"
         shipped = (
             f"shipped policy `agents/policies/{game.name}.zip`: {info['num_players']} players, "
             f"{trained}"
