@@ -144,6 +144,12 @@ def net_arch(weights) -> dict:
     return {"pi": hidden_layers(weights, "policy_net"), "vf": hidden_layers(weights, "value_net")}
 
 
+def policy_kwargs_like(policy) -> dict:
+    """SB3 ``policy_kwargs`` that build a network shaped like ``policy`` (layers, activation),
+    for a model that starts from its weights."""
+    return {"net_arch": net_arch(policy.state_dict()), "activation_fn": policy.activation_fn}
+
+
 def build_policy(game, weights, activation):
     """A MaskableActorCriticPolicy for ``game`` shaped like ``weights``, holding them."""
     import torch

@@ -57,6 +57,7 @@ import heist_envs
 from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
 from agents.ppo import ACTIVATIONS, save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
+from experiments.plots import plot_learning_curve
 from heist_envs.core.single_agent import (
     AgentOpponent,
     PolicyOpponent,
@@ -81,7 +82,6 @@ class Teacher:
         from agents.arena import parse_entrant
 
         self.game = heist_envs.get_game(game_name)
-        self.spec = spec
         self.agent = parse_entrant(spec).build(self.game.name, seed, num_players)
         self.scores = TEACHER_SCORES.get(self.game.name) if spec == "heuristic" else None
 
@@ -95,8 +95,6 @@ class Teacher:
             legal = np.flatnonzero(mask)
             counts = self.agent.visit_counts(legal, info_set)
             best[legal[counts == counts.max()]] = True
-        elif getattr(self.agent, "wants_info_set", False):
-            best[self.agent.act(obs, mask, info_set)] = True
         else:
             best[self.agent.act(obs, mask)] = True
         return best
@@ -264,7 +262,7 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import net_arch as layers_of
+    from agents.ppo import policy_kwargs_like
     from experiments.train import GAME_DEFAULTS, PPO_SETTINGS
 
     env = SelfPlayVecEnv(game, 256, num_players, seed=seed)
@@ -273,10 +271,7 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
         "activation_fn": getattr(torch.nn, ACTIVATIONS[activation]),
     }
     if init_policy is not None:
-        policy_kwargs = {
-            "net_arch": layers_of(init_policy.state_dict()),
-            "activation_fn": init_policy.activation_fn,
-        }
+        policy_kwargs = policy_kwargs_like(init_policy)
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -413,33 +408,6 @@ def parse_args(argv):
     return args
 
 
-def plot_curve(log, path, title, opponents):
-    """The student's win rate against ``opponents`` after each iteration, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from experiments.plots import plot_win_rate
-
-    with log.open() as f:
-        rows = list(csv.DictReader(f))
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    plot_win_rate(
-        ax,
-        [int(r["decisions"]) for r in rows],
-        [float(r["win_rate"]) for r in rows],
-        [float(r["ci_low"]) for r in rows],
-        [float(r["ci_high"]) for r in rows],
-        f"win rate vs {opponents}",
-    )
-    ax.set_xlabel("labelled decisions")
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def main(argv=None):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -524,7 +492,14 @@ def main(argv=None):
             save_checkpoint(model, args.out / "checkpoints" / f"iter_{i}", game.name, args.players)
     if pool is not None:
         pool.shutdown()
-    plot_curve(log, args.out / "learning_curve.png", title, args.eval_opponents)
+    plot_learning_curve(
+        log,
+        args.out / "learning_curve.png",
+        title,
+        args.eval_opponents,
+        "decisions",
+        "labelled decisions",
+    )
     train_seconds = time.perf_counter() - wall
     cpu_seconds = time.process_time() - cpu
     path = save_checkpoint(

@@ -40,6 +40,7 @@ from pathlib import Path
 import heist_envs
 from agents.ppo import save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
+from experiments.plots import plot_learning_curve
 from experiments.shaping import scaled_potential
 from heist_envs.core.single_agent import PolicyOpponent, SelfPlayVecEnv
 
@@ -170,32 +171,6 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
     return result
 
 
-def plot_learning_curve(eval_log, path, title, opponents):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from experiments.plots import plot_win_rate
-
-    with eval_log.open() as f:
-        rows = list(csv.DictReader(f))
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    plot_win_rate(
-        ax,
-        [int(r["timesteps"]) for r in rows],
-        [float(r["win_rate"]) for r in rows],
-        [float(r["ci_low"]) for r in rows],
-        [float(r["ci_high"]) for r in rows],
-        f"win rate vs {opponents}",
-    )
-    ax.set_xlabel("timesteps")
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="heist train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
@@ -290,14 +265,11 @@ def build_model(env, args, init_policy):
     its weights (actor and critic)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo import net_arch
+    from agents.ppo import policy_kwargs_like
 
     policy_kwargs = {"net_arch": NET_ARCH}
     if init_policy is not None:
-        policy_kwargs = {
-            "net_arch": net_arch(init_policy.state_dict()),
-            "activation_fn": init_policy.activation_fn,
-        }
+        policy_kwargs = policy_kwargs_like(init_policy)
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -384,6 +356,8 @@ def main(argv=None):
         args.out / "learning_curve.png",
         f"{game.title}, {args.players}p",
         args.eval_opponents,
+        "timesteps",
+        "timesteps",
     )
     print(
         f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "

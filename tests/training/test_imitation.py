@@ -156,7 +156,7 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
     assert info["win_rate"]["games"] == 2 and info["decisions"] > 20
     rows = (tmp_path / "a" / "dagger.csv").read_text().splitlines()
     assert len(rows) == 3
-    # a warm start: the same architecture as the checkpoint, and its weights
+    # a warm start takes the checkpoint's architecture
     imitation.main(args[:-1] + [str(tmp_path / "b"), "--init", str(tmp_path / "a" / "final.zip")])
     again = json.loads((tmp_path / "b" / "final.json").read_text())
     assert again["net_arch"] == info["net_arch"] == {"pi": [16], "vf": [16]}
