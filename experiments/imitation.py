@@ -58,6 +58,7 @@ from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
 from agents.ppo import ACTIVATIONS, save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
 from experiments.plots import plot_learning_curve
+from experiments.train import GAME_DEFAULTS, PPO_SETTINGS, check_init
 from heist_envs.core.single_agent import (
     AgentOpponent,
     PolicyOpponent,
@@ -263,7 +264,6 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import policy_kwargs_like
-    from experiments.train import GAME_DEFAULTS, PPO_SETTINGS
 
     env = SelfPlayVecEnv(game, 256, num_players, seed=seed)
     policy_kwargs = {
@@ -394,17 +394,10 @@ def parse_args(argv):
     try:
         Teacher(game.name, args.teacher, args.seed, args.players)
         make_opponents(args.eval_opponents, game.name)
+        if args.init:
+            check_init(args.init, game.name)
     except ValueError as error:
         parser.error(str(error))
-    if args.init:
-        from agents.ppo import checkpoint_info
-
-        try:
-            init_game = checkpoint_info(args.init)["game"]
-        except (OSError, ValueError) as error:
-            parser.error(f"--init {args.init}: {error}")
-        if init_game != game.name:
-            parser.error(f"--init {args.init} is a {init_game} policy, not a {game.name} one")
     return args
 
 

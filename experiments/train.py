@@ -231,7 +231,26 @@ def parse_args(argv):
     args.n_steps = defaults["n_steps"]
     args.shaping = defaults["shaping"] if args.shaping is None else args.shaping
     args.out = Path(args.out or f"runs/{game.name}")
+    if args.init:
+        try:
+            check_init(args.init, game.name)
+        except ValueError as error:
+            parser.error(str(error))
     return args
+
+
+def check_init(path, game_name) -> dict:
+    """The metadata of checkpoint ``path`` to start training ``game_name`` from, at any player
+    count (the observation size is fixed); a ValueError says what is wrong with it."""
+    from agents.ppo import checkpoint_info
+
+    try:
+        info = checkpoint_info(path)
+    except ValueError as error:
+        raise ValueError(f"--init {path}: {error}") from None
+    if info["game"] != game_name:
+        raise ValueError(f"--init {path} is a {info['game']} policy, not a {game_name} one")
+    return info
 
 
 def make_env(game, args, base_opponents):
@@ -299,16 +318,14 @@ def main(argv=None):
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.ppo import checkpoint_info, load_policy
+    from agents.ppo import load_policy
 
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     game = heist_envs.get_game(args.game)
     init_policy = None
     if args.init:
-        if checkpoint_info(args.init)["game"] != game.name:
-            raise SystemExit(f"heist train: error: --init {args.init} is not a {game.name} policy")
-        init_policy = load_policy(args.init)  # any player count: the observation size is fixed
+        init_policy = load_policy(args.init)  # checked by parse_args
     args.out.mkdir(parents=True, exist_ok=True)
     eval_log = args.out / "eval.csv"
     eval_log.unlink(missing_ok=True)

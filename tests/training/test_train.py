@@ -137,3 +137,18 @@ def test_team_game_evaluation_rotates_sides():
     sides = result["by_side"]
     assert list(sides) == ["bank", "robber_yellow+robber_red+robber_green"]
     assert sum(side["games"] for side in sides.values()) == 16
+
+
+@pytest.mark.parametrize(
+    "init, message",
+    [
+        ("no/such.zip", "--init no/such.zip: checkpoint no/such.zip not found"),
+        ("agents/policies/thiefs_market.zip", "is a thiefs_market policy, not a art_robbery one"),
+    ],
+)
+def test_a_bad_init_checkpoint_gets_one_clear_line(init, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--game", "art_robbery", "--init", init])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
