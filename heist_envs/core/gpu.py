@@ -47,6 +47,10 @@ THREADS_PER_BLOCK = 128
 #: device heap reserved per game for the runtime's scratch arrays (a game holds a few
 #: hundred bytes of them at once, at most)
 HEAP_BYTES_PER_GAME = 4096
+#: device heap a process asks for at its first engine (at most an eighth of the free memory):
+#: CUDA fixes the heap's size once a kernel that allocates has run, so a later, larger batch
+#: in the same process must fit in what the first one reserved (262,144 games fit in 1 GiB)
+FIRST_HEAP_BYTES = 1 << 30
 
 SIMULATOR_HINT = "set NUMBA_ENABLE_CUDASIM=1 before importing numba to run on the slow simulator"
 
@@ -214,18 +218,26 @@ class CudaVectorGames(VectorGames):
             )
 
     def reserve_heap(self, nbytes: int) -> None:
-        """Let the device heap, from which the runtime allocates, hold ``nbytes``."""
+        """Let the device heap, from which the runtime allocates, hold ``nbytes`` (and, while
+        it still can grow, FIRST_HEAP_BYTES for the engines this process makes later)."""
         if simulated():
             return
         from cuda.bindings import driver
 
-        cuda.current_context()  # the context the limit applies to
+        free, _ = cuda.current_context().get_memory_info()  # the context the limit applies to
         limit = driver.CUlimit.CU_LIMIT_MALLOC_HEAP_SIZE
         err, current = driver.cuCtxGetLimit(limit)
-        if err == driver.CUresult.CUDA_SUCCESS and current < nbytes:
-            (err,) = driver.cuCtxSetLimit(limit, nbytes)
+        wanted = max(nbytes, min(FIRST_HEAP_BYTES, free // 8))
+        if err == driver.CUresult.CUDA_SUCCESS and current < wanted:
+            (err,) = driver.cuCtxSetLimit(limit, wanted)
+            if err != driver.CUresult.CUDA_SUCCESS and current >= nbytes:
+                return  # fixed by kernels already run, but large enough
         if err != driver.CUresult.CUDA_SUCCESS:
-            raise DeviceError(f"cannot reserve {nbytes} bytes of device heap: {err}")
+            raise DeviceError(
+                f"{self.game.name}: {self.num_envs} games need {nbytes} bytes of device heap, "
+                f"but this process's kernels have fixed it at {current} bytes ({err.name}): "
+                "make the largest VectorGames of a process first"
+            )
 
     def launch(self, kernel, *args):
         """Run ``kernel`` over every game; a game whose functions do not compile for CUDA
