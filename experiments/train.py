@@ -216,6 +216,18 @@ def parse_args(argv):
         help="scale of the game's shaping potential (experiments.shaping); 0 turns it off; "
         "default: per game",
     )
+    parser.add_argument(
+        "--learning-rate",
+        type=float,
+        default=PPO_SETTINGS["learning_rate"],
+        help="Adam's step size; a fine-tune from --init wants a smaller one",
+    )
+    parser.add_argument(
+        "--ent-coef",
+        type=float,
+        default=PPO_SETTINGS["ent_coef"],
+        help="weight of the entropy bonus",
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>)")
     args = parser.parse_args(argv)
@@ -297,7 +309,7 @@ def build_model(env, args, init_policy):
         device="cpu",
         policy_kwargs=policy_kwargs,
         verbose=0,
-        **PPO_SETTINGS,
+        **{**PPO_SETTINGS, "learning_rate": args.learning_rate, "ent_coef": args.ent_coef},
     )
     if init_policy is not None:
         model.policy.load_state_dict(init_policy.state_dict())
@@ -363,6 +375,8 @@ def main(argv=None):
         **init,
         opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
         seed=args.seed,
+        learning_rate=args.learning_rate,
+        ent_coef=args.ent_coef,
         timesteps=model.num_timesteps,
         train_seconds=round(train_seconds, 1),
         env_share=round(env.env_seconds / train_seconds, 3),

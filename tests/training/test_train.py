@@ -36,6 +36,7 @@ def test_training_writes_logs_checkpoints_and_a_learning_curve(trained):
     assert info["game"] == "art_robbery" and info["num_players"] == 3
     assert 0 < info["env_share"] < 1
     assert info["opponents"] == ["random,self:3000"] and info["seed"] == 0
+    assert info["learning_rate"] == 3e-4 and info["ent_coef"] == 0.01  # PPO_SETTINGS
     assert info["win_rate_vs_heuristic"]["games"] == 30  # evaluated against the heuristic
 
 
@@ -55,12 +56,15 @@ def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trai
     args = ["--game", "art_robbery", "--players", "3", "--n-envs", "16", "--eval-games", "10"]
     args += ["--init", str(trained / "final.zip"), "--critic-warmup", "600"]
     args += ["--opponents", "heuristic:600", "--eval-every", "100000", "--out", str(out)]
+    args += ["--learning-rate", "2e-5", "--ent-coef", "0"]
     model = train.main(args)
+    assert model.learning_rate == 2e-5 and model.ent_coef == 0.0
     start = PPOAgent(trained / "final.zip", "art_robbery").policy.state_dict()
     after = model.policy.state_dict()
     assert not torch.equal(start["action_net.weight"], after["action_net.weight"])
     info = json.loads((out / "final.json").read_text())
     assert info["init"] == str(trained / "final.zip") and info["opponents"] == ["heuristic:600"]
+    assert info["learning_rate"] == 2e-5 and info["ent_coef"] == 0.0
 
     warm = train.build_model(
         model.get_env(),
