@@ -15,13 +15,15 @@ student itself reaches and teach it to recover from its own mistakes.
 The teacher is the game's heuristic (:mod:`agents.heuristic`) unless ``--teacher`` names
 another agent as the arena does: ``--teacher ismcts:simulations=300`` distills a search (expert
 iteration's distillation step: the label is the set of moves its root visited most, from the
-learner's information set). Where the heuristic has a scoring function here
+learner's information set; with ``--soft-labels``, the share of the root's visits each move
+got, as AlphaZero trains its policy). Where the heuristic has a scoring function here
 (:data:`TEACHER_SCORES`), the label is the set of actions it ranks best (its ties are broken
 at random, so any of them is the teacher's move), else the action it plays. The student is
 the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train` builds it
 (``--net-arch`` and ``--activation`` aside: the defaults, two ReLU layers of 512, fit the
 heuristic far better than train.py's 128 tanh units), or ``--init``'s network, trained by
-cross-entropy on its masked logits: ``-log`` of the probability it gives the best set, with
+cross-entropy on its masked logits: ``-log`` of the probability it gives the best set (or,
+with soft labels, the cross-entropy of the visit shares), with
 Adam, warm-started from the previous iteration. Decisions with one legal action are played but
 not stored. The value head stays untrained; a later PPO fine-tune would have to fit it.
 ``--opponents heuristic`` seats the heuristic (unlabelled) at the other seats, the tables a
@@ -77,17 +79,22 @@ TEACHER_SCORES = {"how_to_rob_a_bank": how_to_rob_a_bank_heuristic.action_scores
 
 class Teacher:
     """Labels decisions with the best actions of a teacher agent: the game's heuristic, or any
-    agent spec the arena takes, e.g. ``ismcts:simulations=1000`` (its most visited moves)."""
+    agent spec the arena takes, e.g. ``ismcts:simulations=1000`` (its most visited moves, or
+    with ``soft`` the share of its root visits each move got)."""
 
-    def __init__(self, game_name, spec="heuristic", seed=0, num_players=None):
+    def __init__(self, game_name, spec="heuristic", seed=0, num_players=None, soft=False):
         from agents.arena import parse_entrant
 
         self.game = heist_envs.get_game(game_name)
         self.agent = parse_entrant(spec).build(self.game.name, seed, num_players)
         self.scores = TEACHER_SCORES.get(self.game.name) if spec == "heuristic" else None
+        if soft and not hasattr(self.agent, "visit_counts"):
+            raise ValueError(f"soft labels need a search teacher (ismcts:...), not {spec!r}")
+        self.soft = soft
 
     def best(self, obs, mask, info_set) -> np.ndarray:
-        """A bool row over the actions: the ones the teacher ranks best (one or tied)."""
+        """A bool row over the actions: the ones the teacher ranks best (one or tied); with
+        ``soft``, a float32 row: the share of the search's root visits each action got."""
         best = np.zeros(len(mask), np.bool_)
         if self.scores is not None:
             legal, scores = self.scores(obs, mask)
@@ -95,6 +102,10 @@ class Teacher:
         elif hasattr(self.agent, "visit_counts"):
             legal = np.flatnonzero(mask)
             counts = self.agent.visit_counts(legal, info_set)
+            if self.soft:
+                shares = np.zeros(len(mask), np.float32)
+                shares[legal] = counts / counts.sum()
+                return shares
             best[legal[counts == counts.max()]] = True
         else:
             best[self.agent.act(obs, mask)] = True
@@ -102,12 +113,13 @@ class Teacher:
 
 
 class Dataset:
-    """Labelled decisions: observations, legal masks and the teacher's best sets."""
+    """Labelled decisions: observations, legal masks and the teacher's labels (best sets, or
+    with ``label_dtype`` float32 the shares of a search's visits)."""
 
-    def __init__(self, obs_size, num_actions, obs_dtype=np.int8):
+    def __init__(self, obs_size, num_actions, obs_dtype=np.int8, label_dtype=np.bool_):
         self.obs = np.zeros((0, obs_size), obs_dtype)
         self.masks = np.zeros((0, num_actions), np.bool_)
-        self.best = np.zeros((0, num_actions), np.bool_)
+        self.best = np.zeros((0, num_actions), label_dtype)
 
     def __len__(self):
         return len(self.obs)
@@ -115,7 +127,7 @@ class Dataset:
     def extend(self, obs, masks, best):
         self.obs = np.concatenate([self.obs, np.asarray(obs, self.obs.dtype)])
         self.masks = np.concatenate([self.masks, np.asarray(masks, np.bool_)])
-        self.best = np.concatenate([self.best, np.asarray(best, np.bool_)])
+        self.best = np.concatenate([self.best, np.asarray(best, self.best.dtype)])
 
 
 def collect(
@@ -133,7 +145,8 @@ def collect(
     sides in turn, the other seats played by ``opponents``: ``"random"``, ``"heuristic"``
     (the game's heuristic, not labelled) or ``"teacher"`` (its move, and each such decision
     with a choice is labelled too); every learner decision with a choice is labelled by
-    ``teacher``. The learner plays the teacher's move (a random one of its best) with
+    ``teacher`` (:meth:`Teacher.best`). The learner plays the teacher's move (a random one of
+    its best, or of its most visited) with
     probability ``beta`` at each decision, else the ``student`` policy's most likely move.
 
     Returns ``(obs, masks, best, outcomes)``: the labelled decisions and, per side index,
@@ -174,7 +187,8 @@ def collect(
         others = np.flatnonzero(active & ~learner)
         if opponents == "teacher":
             for i in others:
-                actions[i] = rng.choice(np.flatnonzero(label(i, masks[i])))
+                best = label(i, masks[i])
+                actions[i] = rng.choice(np.flatnonzero(best == best.max()))
         elif heuristic is not None and len(others):
             actions[others] = heuristic.act_batch(vg.obs[others], masks[others])
         rows = np.flatnonzero(learner)
@@ -189,7 +203,7 @@ def collect(
                     continue
                 best = label(i, masks[i])
                 if teach[j] or policy is None:
-                    actions[i] = rng.choice(np.flatnonzero(best))
+                    actions[i] = rng.choice(np.flatnonzero(best == best.max()))
         vg.step(actions, active=active)
         ended = np.flatnonzero(active & (vg.terminated | vg.truncated))
         for i in ended:
@@ -202,7 +216,8 @@ def collect(
             else:
                 active[i] = False
     if not obs_out:
-        empty = Dataset(game.obs_size, game.num_actions, game.obs_dtype)
+        label_dtype = np.float32 if teacher.soft else np.bool_
+        empty = Dataset(game.obs_size, game.num_actions, game.obs_dtype, label_dtype)
         return empty.obs, empty.masks, empty.best, outcomes
     return np.stack(obs_out), np.stack(mask_out), np.stack(best_out), outcomes
 
@@ -217,16 +232,20 @@ def masked_logits(policy, obs, masks):
 
 
 def imitation_loss(logits, best):
-    """Cross-entropy of the best set: ``-log`` of the probability given to it."""
+    """Cross-entropy of the teacher's label: ``-log`` of the probability given to the best
+    set (a bool row), or of each action weighted by its share (a float row)."""
     import torch
 
-    return (logits.logsumexp(1) - logits.masked_fill(~best, -torch.inf).logsumexp(1)).mean()
+    if best.dtype == torch.bool:
+        return (logits.logsumexp(1) - logits.masked_fill(~best, -torch.inf).logsumexp(1)).mean()
+    log_p = logits.log_softmax(1).masked_fill(best == 0, 0.0)  # illegal: -inf, share 0
+    return -(best * log_p).sum(1).mean()
 
 
 def fit(policy, data, epochs=4, batch_size=512, optimizer=None, lr=1e-3, seed=0):
     """Train the actor of ``policy`` on ``data`` for ``epochs`` passes; returns the optimizer
     (to carry over iterations) and the last epoch's mean loss and accuracy (the share of
-    decisions whose most likely legal action is among the teacher's best)."""
+    decisions whose most likely legal action is among the teacher's best, or most visited)."""
     import torch
 
     if optimizer is None:
@@ -248,7 +267,7 @@ def fit(policy, data, epochs=4, batch_size=512, optimizer=None, lr=1e-3, seed=0)
             loss.backward()
             optimizer.step()
             with torch.no_grad():
-                hit = best.gather(1, logits.argmax(1, keepdim=True))
+                hit = best.gather(1, logits.argmax(1, keepdim=True)) == best.max(1, True).values
             loss_sum += float(loss.detach()) * len(idx)
             correct += float(hit.sum())
     policy.set_training_mode(False)
@@ -290,12 +309,13 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
 _WORKER_TEACHERS = {}
 
 
-def _collect_share(game_name, teacher_spec, seed, kwargs):
+def _collect_share(game_name, teacher_spec, soft, seed, kwargs):
     """One worker's share of :func:`collect`, with its teacher built once per process (a
     search teacher compiles its code on first use)."""
-    key = (game_name, teacher_spec, kwargs["num_players"])
+    key = (game_name, teacher_spec, soft, kwargs["num_players"])
     if key not in _WORKER_TEACHERS:
-        _WORKER_TEACHERS[key] = Teacher(game_name, teacher_spec, seed, kwargs["num_players"])
+        num_players = kwargs["num_players"]
+        _WORKER_TEACHERS[key] = Teacher(game_name, teacher_spec, seed, num_players, soft)
     game = heist_envs.get_game(game_name)
     return collect(game, teacher=_WORKER_TEACHERS[key], seed=seed, **kwargs)
 
@@ -306,12 +326,12 @@ def _init_worker():
     torch.set_num_threads(1)
 
 
-def collect_parallel(pool, workers, game, teacher_spec, games, seed, **kwargs):
+def collect_parallel(pool, workers, game, teacher_spec, games, seed, soft=False, **kwargs):
     """:func:`collect` split over ``workers`` processes of ``pool`` (``None``: in this one),
     each playing its share of the ``games`` from its own seed; the results concatenated."""
     shares = [games // workers + (k < games % workers) for k in range(workers)]
     jobs = [
-        (game.name, teacher_spec, seed + 7 * k, {**kwargs, "games": n})
+        (game.name, teacher_spec, soft, seed + 7 * k, {**kwargs, "games": n})
         for k, n in enumerate(shares)
         if n
     ]
@@ -362,6 +382,12 @@ def parse_args(argv):
         "or a search such as ismcts:simulations=1000 (its most visited moves)",
     )
     parser.add_argument(
+        "--soft-labels",
+        action="store_true",
+        help="a search teacher's label is the share of its root visits each move got, not "
+        "its most visited moves",
+    )
+    parser.add_argument(
         "--init", default=None, help="start the student from this checkpoint's weights"
     )
     parser.add_argument(
@@ -392,7 +418,7 @@ def parse_args(argv):
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
-        Teacher(game.name, args.teacher, args.seed, args.players)
+        Teacher(game.name, args.teacher, args.seed, args.players, args.soft_labels)
         make_opponents(args.eval_opponents, game.name)
         if args.init:
             check_init(args.init, game.name)
@@ -418,7 +444,8 @@ def main(argv=None):
     init_policy = load_policy(args.init) if args.init else None
     model = build_model(game, args.players, args.net_arch, args.seed, args.activation, init_policy)
     policy = model.policy
-    data = Dataset(game.obs_size, game.num_actions, game.obs_dtype)
+    label_dtype = np.float32 if args.soft_labels else np.bool_
+    data = Dataset(game.obs_size, game.num_actions, game.obs_dtype, label_dtype)
     optimizer = None
     wall, cpu = time.perf_counter(), time.process_time()
     result = None
@@ -441,6 +468,7 @@ def main(argv=None):
                 args.teacher,
                 args.games_per_iteration,
                 args.seed + 1_000_003 * (i + 1),
+                soft=args.soft_labels,
                 num_players=args.players,
                 student=student,
                 beta=beta,
@@ -502,6 +530,7 @@ def main(argv=None):
         args.players,
         method="dagger",
         teacher=args.teacher,
+        soft_labels=args.soft_labels,
         init=args.init,
         opponents=args.opponents,
         iterations=args.iterations,

@@ -60,6 +60,15 @@ def test_loss_is_the_cross_entropy_of_the_best_set():
     assert float(loss) == pytest.approx(expected.mean(), rel=1e-5)
 
 
+def test_soft_loss_is_the_cross_entropy_of_the_visit_shares():
+    logits = torch.tensor([[2.0, 0.0, -torch.inf], [1.0, 1.0, 1.0]])
+    shares = torch.tensor([[0.75, 0.25, 0.0], [0.5, 0.0, 0.5]])
+    log_p = [np.log([np.exp(2) / (np.exp(2) + 1), 1 / (np.exp(2) + 1)]), np.log([1 / 3])]
+    expected = [-(0.75 * log_p[0][0] + 0.25 * log_p[0][1]), -log_p[1][0]]
+    loss = imitation.imitation_loss(logits, shares)
+    assert float(loss) == pytest.approx(np.mean(expected), rel=1e-5)
+
+
 def test_student_reproduces_the_teacher_on_its_data(labelled):
     obs, masks, best, _ = labelled
     data = imitation.Dataset(GAME.obs_size, GAME.num_actions)
@@ -132,6 +141,24 @@ def test_a_search_teacher_labels_its_most_visited_moves():
     assert set(np.flatnonzero(best)) == set(legal[counts == counts.max()])
 
 
+def test_a_soft_search_teacher_labels_the_share_of_its_root_visits():
+    teacher = imitation.Teacher(GAME.name, "ismcts:simulations=40", seed=3, soft=True)
+    twin = imitation.Teacher(GAME.name, "ismcts:simulations=40", seed=3)
+    obs, mask, info_set = a_decision_with_choices(8)
+    shares = teacher.best(obs, mask, info_set)
+    legal = np.flatnonzero(mask)
+    counts = twin.agent.visit_counts(legal, info_set)
+    assert shares.dtype == np.float32 and shares.sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(shares[legal], counts / counts.sum(), rtol=1e-6)
+    assert (shares[mask == 0] == 0).all() and 0 < shares.max() < 1
+    # the learner plays one of the most visited moves, and a run keeps the shares
+    data = imitation.collect(GAME, 4, teacher, None, 1.0, 1, 1, seed=2, opponents="heuristic")
+    assert data[2].dtype == np.float32 and len(data[2]) > 5
+    np.testing.assert_allclose(data[2].sum(axis=1), 1.0, rtol=1e-5)
+    with pytest.raises(ValueError, match="soft labels need a search teacher"):
+        imitation.Teacher(GAME.name, "heuristic", soft=True)
+
+
 def test_heuristic_opponents_play_unlabelled():
     teacher = imitation.Teacher(GAME.name, seed=0)
     args = (GAME, 4, teacher, None, 1.0, 4, 2)
@@ -153,13 +180,18 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
     imitation.main(args)
     info = json.loads((tmp_path / "a" / "final.json").read_text())
     assert info["teacher"] == "ismcts:simulations=10" and info["workers"] == 2
+    assert info["soft_labels"] is False
     assert info["win_rate"]["games"] == 2 and info["decisions"] > 20
     rows = (tmp_path / "a" / "dagger.csv").read_text().splitlines()
     assert len(rows) == 3
-    # a warm start takes the checkpoint's architecture
-    imitation.main(args[:-1] + [str(tmp_path / "b"), "--init", str(tmp_path / "a" / "final.zip")])
+    # a warm start takes the checkpoint's architecture; soft labels train it too
+    init = ["--init", str(tmp_path / "a" / "final.zip"), "--soft-labels"]
+    imitation.main(args[:-1] + [str(tmp_path / "b"), *init])
     again = json.loads((tmp_path / "b" / "final.json").read_text())
     assert again["net_arch"] == info["net_arch"] == {"pi": [16], "vf": [16]}
+    assert again["soft_labels"] is True and again["decisions"] > 20
+    fits = [row.split(",") for row in (tmp_path / "b" / "dagger.csv").read_text().splitlines()]
+    assert all(0 <= float(row[7]) <= 1 for row in fits[1:])  # accuracy against the most visited
 
 
 @pytest.mark.parametrize(
@@ -169,6 +201,7 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
         (["--teacher", "ismcts:budget=3"], "unknown ISMCTS setting(s) budget"),
         (["--eval-opponents", "heuristic,nobody"], "unknown agent 'nobody'"),
         (["--workers", "0"], "--workers must be at least 1, got 0"),
+        (["--soft-labels"], "soft labels need a search teacher (ismcts:...), not 'heuristic'"),
         (["--init", "agents/policies/thiefs_market.zip"], "is a thiefs_market policy, not a"),
         (["--init", "no/such.zip"], "--init no/such.zip"),
     ],
