@@ -113,13 +113,13 @@ class Teacher:
 
 
 class Dataset:
-    """Labelled decisions: observations, legal masks and the teacher's labels (best sets, or
-    with ``label_dtype`` float32 the shares of a search's visits)."""
+    """Labelled decisions of ``game``: observations, legal masks and the teacher's labels
+    (bool best sets, or with ``soft`` float32 shares of a search's visits)."""
 
-    def __init__(self, obs_size, num_actions, obs_dtype=np.int8, label_dtype=np.bool_):
-        self.obs = np.zeros((0, obs_size), obs_dtype)
-        self.masks = np.zeros((0, num_actions), np.bool_)
-        self.best = np.zeros((0, num_actions), label_dtype)
+    def __init__(self, game, soft=False):
+        self.obs = np.zeros((0, game.obs_size), game.obs_dtype)
+        self.masks = np.zeros((0, game.num_actions), np.bool_)
+        self.best = np.zeros((0, game.num_actions), np.float32 if soft else np.bool_)
 
     def __len__(self):
         return len(self.obs)
@@ -216,8 +216,7 @@ def collect(
             else:
                 active[i] = False
     if not obs_out:
-        label_dtype = np.float32 if teacher.soft else np.bool_
-        empty = Dataset(game.obs_size, game.num_actions, game.obs_dtype, label_dtype)
+        empty = Dataset(game, teacher.soft)
         return empty.obs, empty.masks, empty.best, outcomes
     return np.stack(obs_out), np.stack(mask_out), np.stack(best_out), outcomes
 
@@ -444,8 +443,7 @@ def main(argv=None):
     init_policy = load_policy(args.init) if args.init else None
     model = build_model(game, args.players, args.net_arch, args.seed, args.activation, init_policy)
     policy = model.policy
-    label_dtype = np.float32 if args.soft_labels else np.bool_
-    data = Dataset(game.obs_size, game.num_actions, game.obs_dtype, label_dtype)
+    data = Dataset(game, args.soft_labels)
     optimizer = None
     wall, cpu = time.perf_counter(), time.process_time()
     result = None

@@ -71,7 +71,7 @@ def test_soft_loss_is_the_cross_entropy_of_the_visit_shares():
 
 def test_student_reproduces_the_teacher_on_its_data(labelled):
     obs, masks, best, _ = labelled
-    data = imitation.Dataset(GAME.obs_size, GAME.num_actions)
+    data = imitation.Dataset(GAME)
     data.extend(obs[:300], masks[:300], best[:300])
     torch.manual_seed(0)
     model = imitation.build_model(GAME, 4, [64, 64], seed=0)
