@@ -114,6 +114,7 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
             players = int(suffix[:-1])
         else:
             game, players = path.stem, heist_envs.get_game(path.stem).default_players
+        assert ppo.checkpoint_info(path)["policy_only"], f"{path.name}: ship export_policy's layout"
         agent = make_agent("ppo", game, num_players=players)
         assert agent.num_players == players
         assert ppo.shipped_policy(game, players) == path
