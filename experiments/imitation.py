@@ -305,18 +305,13 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     return model
 
 
-_WORKER_TEACHERS = {}
-
-
 def _collect_share(game_name, teacher_spec, soft, seed, kwargs):
-    """One worker's share of :func:`collect`, with its teacher built once per process (a
-    search teacher compiles its code on first use)."""
-    key = (game_name, teacher_spec, soft, kwargs["num_players"])
-    if key not in _WORKER_TEACHERS:
-        num_players = kwargs["num_players"]
-        _WORKER_TEACHERS[key] = Teacher(game_name, teacher_spec, seed, num_players, soft)
-    game = heist_envs.get_game(game_name)
-    return collect(game, teacher=_WORKER_TEACHERS[key], seed=seed, **kwargs)
+    """One share of :func:`collect`, with a teacher seeded from the share's own seed: the pool
+    hands shares to whichever process is free, so a teacher kept from an earlier share (its
+    random state moved on) would make the data depend on that order. A search's compiled code
+    is kept per process (:func:`agents.ismcts.compiled_search`), so a new teacher is cheap."""
+    teacher = Teacher(game_name, teacher_spec, seed, kwargs["num_players"], soft)
+    return collect(heist_envs.get_game(game_name), teacher=teacher, seed=seed, **kwargs)
 
 
 def _init_worker():

@@ -170,6 +170,19 @@ def test_heuristic_opponents_play_unlabelled():
     assert sum(len(v) for v in learner_only[3].values()) == 4
 
 
+def test_a_collecting_share_does_not_depend_on_the_shares_its_process_ran_before():
+    # the pool hands shares to whichever worker is free, so a share's data must follow from
+    # its own seed alone, whatever its process labelled before
+    kwargs = {"num_players": 4, "games": 2, "num_envs": 2, "opponents": "heuristic"}
+    share = (GAME.name, "ismcts:simulations=10", False, 5, kwargs)
+    first = imitation._collect_share(*share)
+    imitation._collect_share(GAME.name, "ismcts:simulations=10", False, 9, kwargs)
+    again = imitation._collect_share(*share)
+    assert len(first[0]) > 10
+    for part, repeat in zip(first[:3], again[:3], strict=True):
+        assert np.array_equal(part, repeat)
+
+
 def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
     # compile the search here, so that the forked workers inherit it
     imitation.Teacher(GAME.name, "ismcts:simulations=10").best(*a_decision_with_choices(1))
