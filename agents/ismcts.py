@@ -9,8 +9,10 @@ and scored by the game's ``evaluate``) and backs up every seat's return. Each no
 keeps the return of the seat that chose it, so every player is modelled as playing for its
 own (or its team's) outcome; where hidden cards decide who acts, one action has a child per
 acting seat. ``tree_depth`` can hold the tree to the first moves below the root (1: flat UCB
-over the root's moves, the rollout policy after them). The search runs in compiled code,
-built once per game and process.
+over the root's moves, the rollout policy after them). A trained policy (``prior``) can
+choose the root's moves by PUCT on its move probabilities instead, as the apprentice guides
+the expert's search in expert iteration (Anthony, Tian and Barber 2017). The search runs in
+compiled code, built once per game and process.
 
 Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search".
 """
@@ -66,6 +68,34 @@ def child_of(children, sibling, mover, node, action, actor):
     return c
 
 
+@nb.njit(cache=True)
+def root_puct(children, sibling, mover, visits, value, mask, actor, prior, prior_c):
+    """The root move by PUCT (Silver et al. 2017): the highest ``Q + prior_c * P *
+    sqrt(N) / (1 + n)``, a move not tried yet valued at the tried moves' mean return (every
+    world shares the root's moves, so no availability count is needed). Returns the move and
+    its child, or UNEXPANDED."""
+    total = 0
+    summed = 0.0
+    for a in range(len(mask)):
+        if mask[a]:
+            c = child_of(children, sibling, mover, 0, a, actor)
+            if c >= 0:
+                total += visits[c]
+                summed += value[c]
+    first = summed / total if total > 0 else 0.0
+    scale = prior_c * np.sqrt(total + 1.0)
+    best, best_child, best_score = -1, UNEXPANDED, -np.inf
+    for a in range(len(mask)):
+        if mask[a]:
+            c = child_of(children, sibling, mover, 0, a, actor)
+            n = visits[c] if c >= 0 else 0
+            q = value[c] / n if n > 0 else first
+            score = q + scale * prior[a] / (1.0 + n)
+            if score > best_score:
+                best, best_child, best_score = a, c, score
+    return best, best_child
+
+
 def _build_search(game, rollout_action=None, evaluate=None):
     determinize, apply, legal_mask = game.determinize, game.apply, game.legal_mask
     returns, num_actions = game.returns, game.num_actions
@@ -92,11 +122,15 @@ def _build_search(game, rollout_action=None, evaluate=None):
         rollout_depth,
         tree_depth,
         evaluate_end,
+        prior,
+        prior_c,
     ):
         """Run ``num_sims`` simulations from ``root`` (never read undeterminized), growing
         ``tree`` (see :class:`Tree`); ``size[0]`` is its node count. The tree stops
         ``tree_depth`` moves below the root, rollouts after ``rollout_depth`` moves (-1:
-        no limit); ``evaluate_end`` scores finished rollouts with ``evaluate`` too."""
+        no limit); ``evaluate_end`` scores finished rollouts with ``evaluate`` too. With
+        ``prior_c > 0`` the root's moves are chosen by PUCT on ``prior`` (see
+        :func:`root_puct`) instead of trying each once and then UCT."""
         children, sibling, visits, avail, value, mover = tree
         mask = np.zeros(num_actions, np.int8)
         ret = np.zeros(num_seats, np.float32)
@@ -111,6 +145,27 @@ def _build_search(game, rollout_action=None, evaluate=None):
             while s.status == RUNNING and depth != tree_depth:
                 legal_mask(s, mask)
                 actor = s.actor
+                if depth == 0 and prior_c > 0.0:
+                    action, child = root_puct(
+                        children, sibling, mover, visits, value, mask, actor, prior, prior_c
+                    )
+                    if child == UNEXPANDED:
+                        if size[0] == len(visits):
+                            break
+                        child = size[0]
+                        size[0] += 1
+                        sibling[child] = children[0, action]
+                        children[0, action] = child
+                        mover[child] = actor
+                        apply(s, action)
+                        path[0] = child
+                        depth = 1
+                        break
+                    node = child
+                    apply(s, action)
+                    path[0] = child
+                    depth = 1
+                    continue
                 fresh = 0
                 for a in range(num_actions):
                     if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
@@ -174,7 +229,14 @@ ROLLOUTS = ("policy", "random")
 #: ``tree_depth``: moves below the root the tree may grow (1: flat Monte Carlo over the
 #: root's moves); ``evaluate_end``: score finished rollouts with ``evaluate`` as well, a
 #: smoother signal than the win/loss returns.
-SEARCH_SETTINGS = {"uct_c": 1.4, "rollout_depth": -1, "tree_depth": -1, "evaluate_end": False}
+#: ``prior_c``: the weight of a ``prior`` policy's probabilities in the root's PUCT rule.
+SEARCH_SETTINGS = {
+    "uct_c": 1.4,
+    "rollout_depth": -1,
+    "tree_depth": -1,
+    "evaluate_end": False,
+    "prior_c": 1.0,
+}
 
 
 def compiled_search(game, rollout="random"):
@@ -197,6 +259,9 @@ class ISMCTSAgent:
     has one) or "random". The search settings (see :data:`SEARCH_SETTINGS`) left as None take
     the rollout module's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there.
     ``max_nodes`` caps the tree under a time budget (beyond it, simulations only roll out).
+    ``prior`` is a trained policy (a checkpoint path, as ``ppo:path=`` takes, or "shipped"
+    for the game's shipped one) whose move probabilities guide the root's moves by PUCT, as
+    in expert iteration's apprentice-guided search; the tree below the root stays UCT.
     """
 
     wants_info_set = True
@@ -209,6 +274,8 @@ class ISMCTSAgent:
         seed=None,
         max_nodes=200_000,
         rollout=None,
+        prior=None,
+        num_players=None,
         **settings,
     ):
         self.game = heist_envs.get_game(game_name)
@@ -221,10 +288,19 @@ class ISMCTSAgent:
             raise ValueError(f"{self.game.name} has no rollout policy; use rollout='random'")
         unknown = sorted(set(settings) - set(SEARCH_SETTINGS))
         if unknown:
-            allowed = ["simulations", "seconds", "max_nodes", "rollout", *SEARCH_SETTINGS]
+            allowed = ["simulations", "seconds", "max_nodes", "rollout", "prior"]
+            allowed += list(SEARCH_SETTINGS)
             raise ValueError(
                 f"unknown ISMCTS setting(s) {', '.join(unknown)}; settings: {', '.join(allowed)}"
             )
+        if "prior_c" in settings and prior is None:
+            raise ValueError("prior_c weighs a prior policy; name one with prior=PATH or shipped")
+        self.prior = None
+        if prior is not None:
+            from .ppo import PPOAgent, shipped_policy
+
+            path = shipped_policy(game_name, num_players) if prior == "shipped" else prior
+            self.prior = PPOAgent(path, game_name, num_players).policy
         defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
         self.settings = {
             key: next(v for v in (settings.get(key), defaults.get(key), default) if v is not None)
@@ -248,15 +324,33 @@ class ISMCTSAgent:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
-        counts = self.visit_counts(legal, info_set)
+        counts = self.visit_counts(legal, info_set, observation)
         best = legal[counts == counts.max()]
         return int(best[self.rng.integers(len(best))])
 
-    def visit_counts(self, legal, info_set) -> np.ndarray:
+    def prior_probabilities(self, observation, legal) -> np.ndarray:
+        """The ``prior`` policy's probability of each action (0 for illegal ones)."""
+        import torch
+
+        mask = np.zeros(self.game.num_actions, np.bool_)
+        mask[legal] = True
+        with torch.no_grad():
+            obs = torch.as_tensor(np.asarray(observation, np.float32)[None])
+            dist = self.prior.get_distribution(obs, action_masks=mask[None])
+            return dist.distribution.probs[0].numpy().astype(np.float64)
+
+    def visit_counts(self, legal, info_set, observation=None) -> np.ndarray:
         """Search from ``info_set`` and return how often the root chose each of the ``legal``
         actions (-1 for one never tried): the move is the most visited, and a teacher for
-        imitation reads the whole ranking."""
+        imitation reads the whole ranking. A ``prior`` reads the seat's ``observation``."""
         game = self.game
+        prior = np.zeros(game.num_actions, np.float64)
+        prior_c = 0.0
+        if self.prior is not None:
+            if observation is None:
+                raise ValueError("a search with a prior policy needs the seat's observation")
+            prior = self.prior_probabilities(observation, legal)
+            prior_c = float(self.settings["prior_c"])
         nodes = self.max_nodes if self.seconds else self.simulations + 1
         tree = Tree.empty(nodes, game.num_actions)
         size = np.ones(1, np.int64)
@@ -283,6 +377,8 @@ class ISMCTSAgent:
                 int(settings["rollout_depth"]),
                 int(settings["tree_depth"]),
                 bool(settings["evaluate_end"]),
+                prior,
+                prior_c,
             )
             done += chunk
             elapsed = time.perf_counter() - start
@@ -295,5 +391,5 @@ class ISMCTSAgent:
         return np.array([tree.visits[c] if c >= 0 else -1 for c in roots])
 
 
-def make_ismcts(game_name, seed=None, **kwargs):
-    return ISMCTSAgent(game_name, seed=seed, **kwargs)
+def make_ismcts(game_name, seed=None, num_players=None, **kwargs):
+    return ISMCTSAgent(game_name, seed=seed, num_players=num_players, **kwargs)

@@ -101,7 +101,7 @@ class Teacher:
             best[legal[scores >= scores.max() - TIE]] = True
         elif hasattr(self.agent, "visit_counts"):
             legal = np.flatnonzero(mask)
-            counts = self.agent.visit_counts(legal, info_set)
+            counts = self.agent.visit_counts(legal, info_set, obs)
             if self.soft:
                 shares = np.zeros(len(mask), np.float32)
                 shares[legal] = counts / counts.sum()

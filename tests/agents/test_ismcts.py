@@ -94,6 +94,52 @@ def test_tree_depth_one_searches_only_the_root_moves(tree_depth, grows_deeper):
     size = np.ones(1, np.int64)
     state = game.kernel_view(env._state)
     search = compiled_search(game)
-    search(state, state.copy(), 0, 1, 300, 1.4, tree, size, 4, -1, tree_depth, False)
+    no_prior = np.zeros(game.num_actions)
+    search(state, state.copy(), 0, 1, 300, 1.4, tree, size, 4, -1, tree_depth, False, no_prior, 0.0)
     assert (size[0] > 1 + len(legal)) == grows_deeper
     assert tree.visits[1 : 1 + len(legal)].sum() == 300
+
+
+def _root_visits(prior, prior_c, sims=60):
+    game = heist_envs.get_game("art_robbery")
+    env = heist_envs.make("art_robbery")
+    env.reset(seed=4)
+    legal = env.legal_actions()
+    tree = Tree.empty(sims + 1, game.num_actions)
+    size = np.ones(1, np.int64)
+    state = game.kernel_view(env._state)
+    search = compiled_search(game)
+    search(state, state.copy(), 0, 1, sims, 1.4, tree, size, 4, -1, -1, False, prior, prior_c)
+    roots = [child_of(tree.children, tree.sibling, tree.mover, 0, a, 0) for a in legal]
+    return legal, [tree.visits[c] if c != UNEXPANDED else 0 for c in roots]
+
+
+def test_a_prior_steers_the_root_search_by_puct():
+    prior = np.zeros(heist_envs.get_game("art_robbery").num_actions)
+    legal, plain = _root_visits(prior, 0.0)
+    assert min(plain) >= 1  # UCT tries every root move first
+    prior[legal[-1]] = 1.0
+    _, guided = _root_visits(prior, 10.0)
+    assert guided == [0] * (len(legal) - 1) + [60]  # PUCT need not try the moves it rates 0
+
+
+def test_a_prior_policy_guides_the_agent_and_keeps_to_its_player_count():
+    env = heist_envs.make("thiefs_market")
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    seat = env.possible_agents.index(env.agent_selection)
+    info_set = InfoSet(env.game, env._state.copy(), seat)
+    legal = np.flatnonzero(obs["action_mask"])
+    guided = ISMCTSAgent("thiefs_market", simulations=60, seed=1, prior="shipped", num_players=4)
+    probs = guided.prior_probabilities(obs["observation"], legal)
+    assert probs.sum() == pytest.approx(1.0) and probs[legal].sum() == pytest.approx(1.0)
+    plain = ISMCTSAgent("thiefs_market", simulations=60, seed=1)
+    assert list(guided.visit_counts(legal, info_set, obs["observation"])) != list(
+        plain.visit_counts(legal, info_set)
+    )
+    with pytest.raises(ValueError, match="observation"):
+        guided.visit_counts(legal, info_set)
+    with pytest.raises(ValueError, match="trained for how_to_rob_a_bank with 4 players, not"):
+        ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=3)
+    with pytest.raises(ValueError, match="prior_c weighs a prior policy"):
+        ISMCTSAgent("thiefs_market", prior_c=2.0)
