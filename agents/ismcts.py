@@ -332,12 +332,14 @@ class ISMCTSAgent:
         """The ``prior`` policy's probability of each action (0 for illegal ones)."""
         import torch
 
-        mask = np.zeros(self.game.num_actions, np.bool_)
-        mask[legal] = True
+        from .ppo import masked_logits
+
+        mask = np.zeros((1, self.game.num_actions), np.bool_)
+        mask[0, legal] = True
         with torch.no_grad():
             obs = torch.as_tensor(np.asarray(observation, np.float32)[None])
-            dist = self.prior.get_distribution(obs, action_masks=mask[None])
-            return dist.distribution.probs[0].numpy().astype(np.float64)
+            logits = masked_logits(self.prior, obs, torch.as_tensor(mask))
+            return logits.softmax(1)[0].double().numpy()
 
     def visit_counts(self, legal, info_set, observation=None) -> np.ndarray:
         """Search from ``info_set`` and return how often the root chose each of the ``legal``

@@ -221,6 +221,16 @@ def shipped_policy(game_name, num_players=None) -> Path:
     return path
 
 
+def masked_logits(policy, obs, masks):
+    """The actor's logits for a batch (torch tensors), illegal actions at -inf: the policy's
+    forward pass alone, without building SB3's distribution objects."""
+    import torch
+
+    features = policy.extract_features(obs, policy.pi_features_extractor)
+    logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+    return logits.masked_fill(~masks, -torch.inf)
+
+
 class PPOAgent:
     """Plays a MaskablePPO checkpoint trained on one game and player count (or several)."""
 

@@ -57,7 +57,7 @@ import numpy as np
 
 import heist_envs
 from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
-from agents.ppo import ACTIVATIONS, save_checkpoint
+from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
 from experiments.plots import plot_learning_curve
 from experiments.train import GAME_DEFAULTS, PPO_SETTINGS, check_init
@@ -219,15 +219,6 @@ def collect(
         empty = Dataset(game, teacher.soft)
         return empty.obs, empty.masks, empty.best, outcomes
     return np.stack(obs_out), np.stack(mask_out), np.stack(best_out), outcomes
-
-
-def masked_logits(policy, obs, masks):
-    """The actor's logits for a batch (torch tensors), illegal actions at -inf."""
-    import torch
-
-    features = policy.extract_features(obs, policy.pi_features_extractor)
-    logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-    return logits.masked_fill(~masks, -torch.inf)
 
 
 def imitation_loss(logits, best):

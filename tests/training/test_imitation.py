@@ -12,7 +12,7 @@ import torch  # noqa: E402
 import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
 from agents.heuristic import make_heuristic  # noqa: E402
-from agents.ppo import PPOAgent, export_policy  # noqa: E402
+from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
 from experiments import imitation  # noqa: E402
 from heist_envs.core.vector import VectorGames  # noqa: E402
 
@@ -79,7 +79,7 @@ def test_student_reproduces_the_teacher_on_its_data(labelled):
     _, loss, accuracy = imitation.fit(model.policy, data, epochs=60, batch_size=64, lr=3e-3)
     assert accuracy > 0.97 > before
     with torch.no_grad():
-        logits = imitation.masked_logits(
+        logits = masked_logits(
             model.policy,
             torch.as_tensor(data.obs, dtype=torch.float32),
             torch.as_tensor(data.masks),
