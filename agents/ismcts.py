@@ -69,6 +69,19 @@ def child_of(children, sibling, mover, node, action, actor):
 
 
 @nb.njit(cache=True)
+def add_child(tree, size, node, action, actor):
+    """Grow ``tree`` by the child of ``node`` by ``actor`` playing ``action``; its index."""
+    children, sibling, _, avail, _, mover = tree
+    child = size[0]
+    size[0] += 1
+    sibling[child] = children[node, action]
+    children[node, action] = child
+    mover[child] = actor
+    avail[child] = 1
+    return child
+
+
+@nb.njit(cache=True)
 def root_puct(children, sibling, mover, visits, value, mask, actor, prior, prior_c):
     """The root move by PUCT (Silver et al. 2017): the highest ``Q + prior_c * P *
     sqrt(N) / (1 + n)``, a move not tried yet valued at the tried moves' mean return (every
@@ -149,22 +162,17 @@ def _build_search(game, rollout_action=None, evaluate=None):
                     action, child = root_puct(
                         children, sibling, mover, visits, value, mask, actor, prior, prior_c
                     )
-                    if child == UNEXPANDED:
+                    grown = child == UNEXPANDED
+                    if grown:
                         if size[0] == len(visits):
                             break
-                        child = size[0]
-                        size[0] += 1
-                        sibling[child] = children[0, action]
-                        children[0, action] = child
-                        mover[child] = actor
-                        apply(s, action)
-                        path[0] = child
-                        depth = 1
-                        break
+                        child = add_child(tree, size, 0, action, actor)
                     node = child
                     apply(s, action)
                     path[0] = child
                     depth = 1
+                    if grown:
+                        break
                     continue
                 fresh = 0
                 for a in range(num_actions):
@@ -179,12 +187,7 @@ def _build_search(game, rollout_action=None, evaluate=None):
                                 action = a
                                 break
                             pick -= 1
-                    child = size[0]
-                    size[0] += 1
-                    sibling[child] = children[node, action]
-                    children[node, action] = child
-                    mover[child] = actor
-                    avail[child] = 1
+                    child = add_child(tree, size, node, action, actor)
                     apply(s, action)
                     path[depth] = child
                     depth += 1
