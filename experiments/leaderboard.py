@@ -54,11 +54,13 @@ PROJECT = Path(__file__).resolve().parents[1]
 
 
 def default_agents(simulations) -> list[str]:
-    """random, heuristic, ISMCTS at each budget, then every other agent that needs no
-    parameter (the shipped policies' ``ppo`` among them)."""
+    """random, heuristic, ISMCTS at each budget, ISMCTS at the smallest budget guided by the
+    shipped policy, then every other agent that needs no parameter (the shipped policies'
+    ``ppo`` among them)."""
     ismcts = [f"ismcts:simulations={n}" for n in simulations]
+    guided = [f"ismcts:simulations={min(simulations)},prior=shipped"] if simulations else []
     others = [n for n in ready_agent_names() if n not in [*BASE_AGENTS, "ismcts"]]
-    return [*BASE_AGENTS, *ismcts, *others]
+    return [*BASE_AGENTS, *ismcts, *guided, *others]
 
 
 def default_counts(game, other_count=True) -> list[int]:
@@ -445,7 +447,8 @@ def main(argv=None):
         nargs="+",
         metavar="AGENT",
         help="agents, as for heist arena (default: random, heuristic, ISMCTS at the "
-        f"--simulations budgets, and {', '.join(default_agents(())[2:]) or 'none'})",
+        "--simulations budgets, ISMCTS at the smallest budget guided by the shipped policy "
+        f"(prior=shipped), and {', '.join(default_agents(())[2:]) or 'none'})",
     )
     parser.add_argument(
         "--simulations",

@@ -20,7 +20,8 @@ PAIR_COLUMNS = [
     "ties", "win_rate", "win_low", "win_high",
 ]  # fmt: skip
 QUICK_AGENTS = {
-    "random", "heuristic", "ismcts:simulations=10", "ismcts:simulations=50", "ppo",
+    "random", "heuristic", "ismcts:simulations=10", "ismcts:simulations=50",
+    "ismcts:simulations=10,prior=shipped", "ppo",
 }  # fmt: skip
 SIDES = {"art_robbery": 4, "how_to_rob_a_bank": 2}
 
@@ -61,7 +62,7 @@ def test_quick_run_writes_every_agent_of_both_tables(quick):
     for game in ["art_robbery", "how_to_rob_a_bank"]:
         mine = [r for r in overall if r["game"] == game]
         assert {r["agent"] for r in mine} == QUICK_AGENTS
-        assert [int(r["rank"]) for r in mine] == [1, 2, 3, 4, 5]
+        assert [int(r["rank"]) for r in mine] == [1, 2, 3, 4, 5, 6]
         ordinals = [float(r["ordinal"]) for r in mine]
         assert ordinals == sorted(ordinals, reverse=True)
     assert {r["side"] for r in rows if r["game"] == "art_robbery"} == {"all"}
@@ -79,8 +80,8 @@ def test_intervals_hold_the_rates_and_decision_rates_are_measured(quick):
         assert number(r["decisions_per_second"]) > 0 and int(r["decisions"]) > 0
         if r["side"] == "all":
             assert number(r["rating_low"]) < number(r["mu"]) < number(r["rating_high"])
-            sides = SIDES[r["game"]]  # each agent holds one of them in sides/5 of the games
-            assert int(r["games"]) == int(r["table_games"]) * sides // 5
+            sides = SIDES[r["game"]]  # each agent holds one of them in sides/6 of the games
+            assert int(r["games"]) == int(r["table_games"]) * sides // 6
         else:
             assert r["mu"] == ""
     _, pairs = read_csv(quick / "leaderboard_head_to_head.csv")
