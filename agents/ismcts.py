@@ -233,12 +233,16 @@ ROLLOUTS = ("policy", "random")
 #: root's moves); ``evaluate_end``: score finished rollouts with ``evaluate`` as well, a
 #: smoother signal than the win/loss returns.
 #: ``prior_c``: the weight of a ``prior`` policy's probabilities in the root's PUCT rule.
+#: ``prior_alone``: in the phases the game's rollout module names (``PRIOR_ALONE_PHASES``:
+#: decisions its search judges worse than a trained policy), play the ``prior``'s most likely
+#: move without searching.
 SEARCH_SETTINGS = {
     "uct_c": 1.4,
     "rollout_depth": -1,
     "tree_depth": -1,
     "evaluate_end": False,
     "prior_c": 1.0,
+    "prior_alone": False,
 }
 
 
@@ -296,8 +300,16 @@ class ISMCTSAgent:
             raise ValueError(
                 f"unknown ISMCTS setting(s) {', '.join(unknown)}; settings: {', '.join(allowed)}"
             )
-        if "prior_c" in settings and prior is None:
-            raise ValueError("prior_c weighs a prior policy; name one with prior=PATH or shipped")
+        for key in ("prior_c", "prior_alone"):
+            if key in settings and prior is None:
+                raise ValueError(f"{key} needs a prior policy; name one with prior=PATH or shipped")
+        self.prior_alone_phases = ()
+        if settings.get("prior_alone"):
+            self.prior_alone_phases = getattr(module, "PRIOR_ALONE_PHASES", ())
+            if not self.prior_alone_phases:
+                raise ValueError(
+                    f"prior_alone: {self.game.name} names no phases for a prior to play alone"
+                )
         self.prior = None
         if prior is not None:
             from .ppo import PPOAgent, shipped_policy
@@ -351,15 +363,17 @@ class ISMCTSAgent:
         game = self.game
         prior = np.zeros(game.num_actions, np.float64)
         prior_c = 0.0
+        root = info_set.kernel_state()
         if self.prior is not None:
             if observation is None:
                 raise ValueError("a search with a prior policy needs the seat's observation")
             prior = self.prior_probabilities(observation, legal)
             prior_c = float(self.settings["prior_c"])
+            if self.prior_alone_phases and root[0]["phase"] in self.prior_alone_phases:
+                return np.where(legal == legal[np.argmax(prior[legal])], 1, -1)  # unsearched
         nodes = self.max_nodes if self.seconds else self.simulations + 1
         tree = Tree.empty(nodes, game.num_actions)
         size = np.ones(1, np.int64)
-        root = info_set.kernel_state()
         world = root.copy()
         num_seats = game.num_seats(int(root[0]["num_players"]))
         search = compiled_search(game, self.rollout)

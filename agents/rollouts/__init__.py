@@ -11,7 +11,9 @@ module ``agents.rollouts.<game>`` defines
   (``rollout_depth``). ``s`` is the search's scratch world, so ``evaluate`` may play it on
   (to a point where it is easier to judge) before scoring it;
 - optionally ``SEARCH_DEFAULTS``, a dict of the search settings that suit the policy (keys of
-  :data:`agents.ismcts.SEARCH_SETTINGS`), used where the agent is not given them.
+  :data:`agents.ismcts.SEARCH_SETTINGS`), used where the agent is not given them;
+- optionally ``PRIOR_ALONE_PHASES``, the values of the state's ``phase`` in which a search
+  with ``prior_alone`` plays its prior policy's move without searching.
 
 Games without a module are rolled out with uniformly random legal moves.
 """

@@ -52,7 +52,14 @@ from heist_envs.how_to_rob_a_bank.components import (
     TILE_BAGS,
 )
 from heist_envs.how_to_rob_a_bank.rules import apply, guard_up_in, is_open, legal_mask, returns
-from heist_envs.how_to_rob_a_bank.state import CARRIED, FLOOR, PLAN, ROB, SETUP_CORNER
+from heist_envs.how_to_rob_a_bank.state import (
+    CARRIED,
+    FLOOR,
+    PLAN,
+    ROB,
+    SETUP_CORNER,
+    SETUP_STREET,
+)
 
 EPSILON = 0.03  # chance of a uniformly random legal action at any rollout decision
 FAR = 99  # the distance between rooms no open path joins
@@ -607,3 +614,8 @@ PROGRESS_WEIGHTS = np.array([-0.00, 0.13, 1.18, 0.43, -0.01, 0.87], np.float64)
 VALUE_WEIGHTS = np.concatenate((VALUE_BY_NEED.ravel(), PROGRESS_WEIGHTS))
 
 SEARCH_DEFAULTS = {"uct_c": 1.0, "rollout_depth": 6}
+# The search plans the robbers' card stacks worse than the heuristic's team plan (each robber
+# searches alone, and judges a plan only by a few moves and the value model), but plays the
+# Rob phase better. With ``prior_alone`` a trained policy takes the setup and planning
+# decisions and the search the rest.
+PRIOR_ALONE_PHASES = (SETUP_CORNER, SETUP_STREET, PLAN)

@@ -7,6 +7,7 @@ import heist_envs
 from agents.arena import play
 from agents.base import InfoSet, RandomAgent
 from agents.ismcts import UNEXPANDED, ISMCTSAgent, Tree, child_of, compiled_search
+from heist_envs.how_to_rob_a_bank.state import PLAN, ROB, SETUP_CORNER, SETUP_STREET
 
 
 @pytest.mark.parametrize("name", heist_envs.game_names())
@@ -141,5 +142,44 @@ def test_a_prior_policy_guides_the_agent_and_keeps_to_its_player_count():
         guided.visit_counts(legal, info_set)
     with pytest.raises(ValueError, match="trained for how_to_rob_a_bank with 4 players, not"):
         ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=3)
-    with pytest.raises(ValueError, match="prior_c weighs a prior policy"):
+    with pytest.raises(ValueError, match="prior_c needs a prior policy"):
         ISMCTSAgent("thiefs_market", prior_c=2.0)
+
+
+def test_prior_alone_plays_the_prior_in_the_phases_the_game_names_and_searches_elsewhere():
+    """How to Rob a Bank's setup and planning follow the prior alone; the Rob phase is searched."""
+    env = heist_envs.make("how_to_rob_a_bank")
+    env.reset(seed=3)
+    simulations = 40
+    agent = ISMCTSAgent(
+        "how_to_rob_a_bank",
+        simulations=simulations,
+        seed=1,
+        prior="shipped",
+        prior_alone=True,
+        num_players=4,
+    )
+    searched, unsearched = set(), set()
+    for name in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        assert not (termination or truncation)
+        legal = np.flatnonzero(obs["action_mask"])
+        phase = int(env._state[0]["phase"])
+        info_set = InfoSet(env.game, env._state, env.possible_agents.index(name))
+        before = agent.simulations_run
+        action = agent.act(obs["observation"], obs["action_mask"], info_set)
+        if len(legal) > 1 and agent.simulations_run == before:
+            probs = agent.prior_probabilities(obs["observation"], legal)
+            assert action == legal[np.argmax(probs[legal])]
+            unsearched.add(phase)
+        elif len(legal) > 1:
+            assert agent.simulations_run == before + simulations
+            searched.add(phase)
+        if ROB in searched:
+            break
+        env.step(action)
+    assert unsearched == {SETUP_CORNER, SETUP_STREET, PLAN} and searched == {ROB}
+    with pytest.raises(ValueError, match="prior_alone needs a prior policy"):
+        ISMCTSAgent("how_to_rob_a_bank", prior_alone=True)
+    with pytest.raises(ValueError, match="thiefs_market names no phases for a prior"):
+        ISMCTSAgent("thiefs_market", prior="shipped", prior_alone=True, num_players=4)
