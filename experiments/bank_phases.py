@@ -1,0 +1,92 @@
+"""Which How to Rob a Bank decisions does an agent play well: setup and planning, or robbing?
+
+One side (``--side``) is played by a pair of agents: ``--plan`` takes the setup and Plan-phase
+decisions (choosing a start and programming the card stacks), ``--rob`` the Rob-phase ones.
+The other side is the heuristic. Agents are named as ``heist arena`` names them.
+
+    python -m experiments.bank_phases --plan heuristic --rob ismcts:simulations=100
+    python -m experiments.bank_phases --plan ppo --rob ismcts:simulations=100 --side bank
+
+Game ``k`` (``k`` from ``--seed``) is dealt from seed ``k`` and the agents of its seats are
+seeded from it, so two runs with the same ``--seed`` and ``--games`` play the same deals.
+Prints the side's win rate with its 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import heist_envs
+from agents.arena import parse_entrant, play
+from agents.stats import wilson_interval
+from heist_envs.how_to_rob_a_bank.state import ROB
+
+GAME = "how_to_rob_a_bank"
+SIDES = ("bank", "robbers")
+
+
+class PhaseSplit:
+    """Plays the Rob phase with ``rob`` and every other decision with ``plan``."""
+
+    wants_info_set = True
+
+    def __init__(self, plan, rob):
+        self.plan, self.rob = plan, rob
+
+    def act(self, observation, action_mask, info_set):
+        agent = self.rob if info_set.kernel_state()[0]["phase"] == ROB else self.plan
+        if getattr(agent, "wants_info_set", False):
+            return agent.act(observation, action_mask, info_set)
+        return agent.act(observation, action_mask)
+
+
+def side_win_rate(plan, rob, side, games, seed, num_players=4) -> tuple[int, int]:
+    """Wins of ``side`` (played by ``plan``/``rob`` specs) against the heuristic, and games."""
+    plan_entrant, rob_entrant = parse_entrant(plan), parse_entrant(rob)
+    heuristic = parse_entrant("heuristic")
+    wins = 0
+    for game_seed in range(seed, seed + games):
+        seats = []
+        for seat in range(num_players):
+            agent_seed = game_seed * 10 + seat
+            if (seat == 0) == (side == "bank"):
+                plan_agent = plan_entrant.build(GAME, agent_seed, num_players)
+                rob_agent = rob_entrant.build(GAME, agent_seed + 5, num_players)
+                seats.append(PhaseSplit(plan_agent, rob_agent))
+            else:
+                seats.append(heuristic.build(GAME, agent_seed, num_players))
+        result = play(GAME, seats, num_players=num_players, seed=game_seed)
+        bank_won = result.rewards[0] > 0
+        wins += bank_won == (side == "bank")
+    return wins, games
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.bank_phases", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--plan", default="heuristic", help="agent for setup and planning")
+    parser.add_argument("--rob", default="heuristic", help="agent for the Rob phase")
+    parser.add_argument("--side", default="robbers", choices=SIDES)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args(argv)
+    try:
+        num_players = heist_envs.get_game(GAME).check_players(args.players)
+        if args.games < 1:
+            raise ValueError(f"--games must be at least 1, got {args.games}")
+        wins, games = side_win_rate(
+            args.plan, args.rob, args.side, args.games, args.seed, num_players
+        )
+    except ValueError as error:
+        parser.error(str(error))
+    low, high = wilson_interval(wins, games)
+    print(
+        f"{args.side}: plan {args.plan}, rob {args.rob}: {wins}/{games} won, "
+        f"{wins / games:.3f} [{low:.3f}, {high:.3f}] against the heuristic"
+    )
+
+
+if __name__ == "__main__":
+    main()

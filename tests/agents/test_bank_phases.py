@@ -1,0 +1,54 @@
+"""experiments.bank_phases: one side's setup and planning by one agent, its robbing by another."""
+
+import numpy as np
+import pytest
+
+from agents.arena import play
+from agents.heuristic.how_to_rob_a_bank import HeuristicAgent
+from experiments.bank_phases import PhaseSplit, main, side_win_rate
+from heist_envs.how_to_rob_a_bank.state import PLAN, ROB
+
+
+class PhaseRecorder:
+    """Plays the first legal action and records the phase of every decision it takes."""
+
+    wants_info_set = True
+
+    def __init__(self):
+        self.phases = []
+
+    def act(self, observation, action_mask, info_set):
+        self.phases.append(int(info_set.kernel_state()[0]["phase"]))
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_the_rob_phase_goes_to_one_agent_and_every_other_decision_to_the_other():
+    plan, rob = PhaseRecorder(), PhaseRecorder()
+    robbers = [PhaseSplit(plan, rob) for _ in range(3)]
+    play("how_to_rob_a_bank", [HeuristicAgent(0), *robbers], num_players=4, seed=5)
+    assert set(rob.phases) == {ROB}
+    assert PLAN in plan.phases and ROB not in plan.phases
+
+
+def test_the_same_seed_plays_the_same_games_and_the_heuristic_pair_is_the_heuristic():
+    first = side_win_rate("heuristic", "heuristic", "robbers", 6, seed=1000)
+    assert first == side_win_rate("heuristic", "heuristic", "robbers", 6, seed=1000)
+    assert first[1] == 6 and 0 <= first[0] <= 6
+    # a bank that never acts well loses more than the heuristic's bank does
+    heuristic_bank, _ = side_win_rate("heuristic", "heuristic", "bank", 20, seed=1000)
+    random_bank, _ = side_win_rate("random", "random", "bank", 20, seed=1000)
+    assert random_bank < heuristic_bank
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--plan", "nope"], "unknown agent 'nope'"),
+        (["--players", "5"], "num_players=5 is out of range; allowed: 2 to 4"),
+        (["--games", "0"], "--games must be at least 1"),
+    ],
+)
+def test_bad_arguments_get_one_clear_line(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
