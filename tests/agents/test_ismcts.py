@@ -141,7 +141,7 @@ def test_a_prior_policy_guides_the_agent_and_keeps_to_its_player_count():
     with pytest.raises(ValueError, match="observation"):
         guided.visit_counts(legal, info_set)
     with pytest.raises(ValueError, match="trained for how_to_rob_a_bank with 4 players, not"):
-        ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=3)
+        ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=2)
     with pytest.raises(ValueError, match="prior_c needs a prior policy"):
         ISMCTSAgent("thiefs_market", prior_c=2.0)
 
