@@ -303,13 +303,6 @@ class ISMCTSAgent:
         for key in ("prior_c", "prior_alone"):
             if key in settings and prior is None:
                 raise ValueError(f"{key} needs a prior policy; name one with prior=PATH or shipped")
-        self.prior_alone_phases = ()
-        if settings.get("prior_alone"):
-            self.prior_alone_phases = getattr(module, "PRIOR_ALONE_PHASES", ())
-            if not self.prior_alone_phases:
-                raise ValueError(
-                    f"prior_alone: {self.game.name} names no phases for a prior to play alone"
-                )
         self.prior = None
         if prior is not None:
             from .ppo import PPOAgent, shipped_policy
@@ -321,6 +314,13 @@ class ISMCTSAgent:
             key: next(v for v in (settings.get(key), defaults.get(key), default) if v is not None)
             for key, default in SEARCH_SETTINGS.items()
         }
+        self.prior_alone_phases = ()
+        if self.settings["prior_alone"]:
+            self.prior_alone_phases = getattr(module, "PRIOR_ALONE_PHASES", ())
+            if not self.prior_alone_phases:
+                raise ValueError(
+                    f"prior_alone: {self.game.name} names no phases for a prior to play alone"
+                )
         needs_evaluate = self.settings["rollout_depth"] >= 0 or self.settings["evaluate_end"]
         if needs_evaluate and (rollout != "policy" or not hasattr(module, "evaluate")):
             raise ValueError(

@@ -18,15 +18,16 @@ import argparse
 
 import heist_envs
 from agents.arena import parse_entrant, play
+from agents.rollouts.how_to_rob_a_bank import PRIOR_ALONE_PHASES
 from agents.stats import wilson_interval
-from heist_envs.how_to_rob_a_bank.state import ROB
 
 GAME = "how_to_rob_a_bank"
 SIDES = ("bank", "robbers")
 
 
 class PhaseSplit:
-    """Plays the Rob phase with ``rob`` and every other decision with ``plan``."""
+    """Plays setup and planning (the phases a search with ``prior_alone`` leaves to its
+    policy, ``PRIOR_ALONE_PHASES``) with ``plan``, and the Rob phase with ``rob``."""
 
     wants_info_set = True
 
@@ -34,7 +35,8 @@ class PhaseSplit:
         self.plan, self.rob = plan, rob
 
     def act(self, observation, action_mask, info_set):
-        agent = self.rob if info_set.kernel_state()[0]["phase"] == ROB else self.plan
+        phase = info_set.kernel_state()[0]["phase"]
+        agent = self.plan if phase in PRIOR_ALONE_PHASES else self.rob
         if getattr(agent, "wants_info_set", False):
             return agent.act(observation, action_mask, info_set)
         return agent.act(observation, action_mask)
