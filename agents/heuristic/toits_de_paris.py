@@ -1,5 +1,8 @@
 """A rule-based Les Toits de Paris player."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 import heist_envs
@@ -33,12 +36,41 @@ from heist_envs.toits_de_paris.observation import JOKER_STATES
 from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
 
 LAYOUT = heist_envs.get_game("toits_de_paris").layout  # card symbols: the default CARD_TABLE
-RESERVE_DRAW_VALUE = 0.6  # a reserve symbol draws an unknown card
-CARD_POTENTIAL = 0.3  # any card may still help win a majority later
-BELL_RISK = 0.3  # per card of a colour one bell away from a police raid
-DENIAL = 0.1  # a card the leader takes is one the others cannot
-JOKER_OFFER = 1.0  # a police raid on an agent with its character card unused offers a joker
-JOKER_NOW = 0.5  # flipping the joker now rather than keeping it for a later raid
+#: The valuation's weights, in score points (the hand-set defaults). ``weights="tuned"``
+#: plays the ones CMA-ES learned against these (``experiments/tune_heuristic.py``).
+WEIGHTS = {
+    "card_potential": 0.3,  # any card may still help win a majority later
+    "reserve_draw": 0.6,  # a reserve symbol draws an unknown card
+    "bell_risk": 0.3,  # per card of a colour one bell away from a police raid
+    "denial": 0.1,  # a card the leader takes is one the others cannot
+    "joker_offer": 1.0,  # a police raid on an agent with its character card unused offers a joker
+    "joker_now": 0.5,  # flipping the joker now rather than keeping it for a later raid
+    "continue_margin": 0.0,  # reveal on only if the expected share beats stopping by this
+    "others_on_stop": 1.0,  # weight of the others' cards in the leader's share on a stop
+}
+TUNED_WEIGHTS = Path(__file__).resolve().parents[1] / "policies" / "toits_de_paris_tuned.json"
+
+
+def load_weights(weights=None) -> dict:
+    """The weights to play: None (the hand-set ones), "tuned" (the shipped learned ones), a
+    path to a JSON file with a ``weights`` table, or a dict naming some of them."""
+    if weights is None:
+        return dict(WEIGHTS)
+    if isinstance(weights, str):
+        path = TUNED_WEIGHTS if weights == "tuned" else Path(weights)
+        try:
+            weights = json.loads(path.read_text())["weights"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(
+                f"cannot read heuristic weights from {path} ({error!r}); give weights=tuned, "
+                "or a JSON file with a 'weights' table as experiments.tune_heuristic writes"
+            ) from None
+    unknown = sorted(set(weights) - set(WEIGHTS))
+    if unknown:
+        raise ValueError(
+            f"unknown heuristic weight(s) {', '.join(unknown)}; weights: {', '.join(WEIGHTS)}"
+        )
+    return {**WEIGHTS, **{name: float(value) for name, value in weights.items()}}
 
 
 class HeuristicAgent:
@@ -50,37 +82,47 @@ class HeuristicAgent:
     the loss of a police raid it would cause or risk. It takes the best card each time,
     takes cards freely while they are worth anything, and picks the joker colour that scores
     most. As leader it keeps revealing while the expected share of cards (from the arrows
-    still unseen, looking ahead to the end of the theft) beats stopping now.
+    still unseen, looking ahead to the end of the theft) beats stopping now by more than
+    ``continue_margin``. How much each of these is worth is its table of ``weights``
+    (:func:`load_weights`).
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, weights=None):
         self.rng = np.random.default_rng(seed)
+        self.weights = load_weights(weights)
 
     def act(self, observation, action_mask) -> int:
+        legal, values = self.move_values(observation, action_mask)
+        values = values + 1e-6 * self.rng.random(len(legal))  # ties broken at random
+        return int(legal[np.argmax(values)])
+
+    def move_values(self, observation, action_mask):
+        """The legal moves and what each is worth to the agent (the best is played)."""
         obs = np.asarray(observation)
         legal = np.flatnonzero(action_mask)
         phase = int(np.argmax(obs[LAYOUT["phase"]]))
-        view = _View(obs)
+        view = _View(obs, self.weights)
         if phase == THEFT:
-            scores = [view.continue_gain() if a == CONTINUE else 0.0 for a in legal]
+            values = [view.continue_gain() if a == CONTINUE else 0.0 for a in legal]
         elif phase == JOKER:
-            scores = [
+            values = [
                 0.0 if a == DECLINE_JOKER else view.joker_gain(a - JOKER_COLOUR_0) for a in legal
             ]
         else:
-            scores = [
+            values = [
                 0.0 if a == PASS else view.card_gain(view.board[a - TAKE_SPACE_1]) for a in legal
             ]
             if phase in (LEADER_FREE, LEADER_EXTRA):
-                scores = [s + DENIAL * (a != PASS) for a, s in zip(legal, scores, strict=True)]
-        scores = np.asarray(scores, dtype=float) + 1e-6 * self.rng.random(len(legal))
-        return int(legal[np.argmax(scores)])
+                denial = self.weights["denial"]
+                values = [v + denial * (a != PASS) for a, v in zip(legal, values, strict=True)]
+        return legal, np.asarray(values, dtype=float)
 
 
 class _View:
     """The observation decoded into what the valuation needs (relative seat 0 = the agent)."""
 
-    def __init__(self, obs):
+    def __init__(self, obs, weights):
+        self.w = weights
         self.n = 2 + int(np.argmax(obs[LAYOUT["num_players"]]))
         n = self.n
         self.owned = obs[LAYOUT["collections"]].reshape(NUM_PLAYERS_MAX, NUM_CARDS)[:n] > 0
@@ -127,7 +169,8 @@ class _View:
         feathers[0] += CARD_TABLE[card, FEATHERS]
         vp[0] += CARD_TABLE[card, VP]
         holders = self.tb_holders(card)
-        gain = CARD_POTENTIAL + RESERVE_DRAW_VALUE * CARD_TABLE[card, RESERVE]
+        w = self.w
+        gain = w["card_potential"] + w["reserve_draw"] * CARD_TABLE[card, RESERVE]
         bells = self.bells[0, colour] + CARD_TABLE[card, BELLS]
         if CARD_TABLE[card, BELLS] and bells >= RAID_BELLS:
             lost = [c for c in np.flatnonzero(self.owned[0]) if CARD_TABLE[c, COLOUR] == colour]
@@ -137,42 +180,51 @@ class _View:
             vp[0] -= CARD_TABLE[lost, VP].sum()
             if holders[colour] == 0:
                 holders[colour] = -1
-            gain = RESERVE_DRAW_VALUE * CARD_TABLE[card, RESERVE] + JOKER_OFFER * self.joker_unused
+            gain = (
+                w["reserve_draw"] * CARD_TABLE[card, RESERVE] + w["joker_offer"] * self.joker_unused
+            )
         elif bells == RAID_BELLS - 1:
-            gain -= BELL_RISK * counts[0, colour]
+            gain -= w["bell_risk"] * counts[0, colour]
         return gain + self.utility(counts, feathers, vp, holders) - self.base
 
     def joker_gain(self, colour):
         counts = self.counts.copy()
         counts[0, colour] += 1
         after = self.utility(counts, self.feathers, self.vp, self.tb_holders())
-        return after - self.base + JOKER_NOW
+        return after - self.base + self.w["joker_now"]
 
     def continue_gain(self):
-        """Expected share of cards from revealing on (best play after) minus stopping now."""
-        return self._theft_value(self.revealed, self.insp, {}) - self._stop_value(self.revealed)
+        """Expected share of cards from revealing on (best play after) minus stopping now,
+        less the ``continue_margin``."""
+        stop = self._stop_value(self.revealed) + self.w["continue_margin"]
+        return self._reveal_value(self.revealed, self.insp, {}) - stop
 
     def _stop_value(self, n):
         need = int(NEED[n])
         others = min(self.n - 1, n - need)
         extra = 1 if n - need - others > 0 else 0
-        return need + extra - others / (self.n - 1)
+        return need + extra - self.w["others_on_stop"] * others / (self.n - 1)
+
+    def _reveal_value(self, n, insp, memo):
+        """Expected share of cards from revealing one more card at (n, insp), best play after."""
+        value = 0.0
+        for arrows, odds in enumerate(self.arrow_odds):
+            if odds == 0:
+                continue
+            new_n, new_insp = n + 1, max(1, insp - arrows)
+            if new_insp <= new_n:  # caught: the others share the cards left of the inspector
+                outcome = -min(self.n - 1, new_insp - 1) / (self.n - 1)
+            elif new_insp == new_n + 1:  # coup d'eclat: the leader takes them all
+                outcome = float(new_n)
+            else:
+                outcome = self._theft_value(new_n, new_insp, memo)
+            value += odds * outcome
+        return value
 
     def _theft_value(self, n, insp, memo):
+        """The leader's expected share at (n, insp) with best play: reveal on or stop."""
         if (n, insp) not in memo:
-            value = 0.0
-            for arrows, odds in enumerate(self.arrow_odds):
-                if odds == 0:
-                    continue
-                new_n, new_insp = n + 1, max(1, insp - arrows)
-                if new_insp <= new_n:  # caught: the others share the cards left of the inspector
-                    outcome = -min(self.n - 1, new_insp - 1) / (self.n - 1)
-                elif new_insp == new_n + 1:  # coup d'eclat: the leader takes them all
-                    outcome = float(new_n)
-                else:
-                    outcome = self._theft_value(new_n, new_insp, memo)
-                value += odds * outcome
-            memo[n, insp] = max(value, self._stop_value(n))
+            memo[n, insp] = max(self._reveal_value(n, insp, memo), self._stop_value(n))
         return memo[n, insp]
 
 

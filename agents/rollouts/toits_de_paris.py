@@ -9,7 +9,7 @@ little randomness (``EPSILON``) so that rollouts of one position stay diverse.
   feather majorities with the tie-breakers, a police raid's losses), plus a little for any
   card (majorities are still open) and for a reserve draw, minus a risk for a colour one bell
   away from a raid. Takers pick the best card; the leader takes freely while a card is worth
-  more than nothing (``DENIAL``: a card taken is one the others cannot have).
+  more than nothing (``denial``: a card taken is one the others cannot have).
 - Theft (stop or reveal another card): the leader reveals on while the expected share of
   cards, looking ahead to the end of the theft with the arrow counts of the cards it has not
   seen (the draw pile and reserve: the rollout never peeks at their order), beats stopping
@@ -34,6 +34,7 @@ them), rollouts are cut after 10 moves, and every rollout, finished or not, is s
 import numba as nb
 import numpy as np
 
+from agents.heuristic import toits_de_paris as heuristic
 from heist_envs.core.playout import random_legal_action
 from heist_envs.toits_de_paris.actions import (
     CONTINUE,
@@ -76,13 +77,18 @@ from heist_envs.toits_de_paris.state import (
     UNUSED,
 )
 
-# Card valuation (the heuristic agent's weights, in score points).
-CARD_POTENTIAL = 0.3  # any card may still help win a majority later
-RESERVE_DRAW_VALUE = 0.6  # a reserve symbol draws an unknown card
-BELL_RISK = 0.3  # per card of a colour one bell away from a police raid
-DENIAL = 0.1  # a card the leader takes freely is one the others cannot have
-JOKER_OFFER = 1.0  # a raid on a player whose character card is unused offers a joker
-JOKER_NOW = 0.5  # flipping the joker now rather than keeping it for a later raid
+# The heuristic agent's weights (score points) as an array, in its table's order; the
+# policy functions take the array, so that a tuning run can play other weights.
+WEIGHT_NAMES = tuple(heuristic.WEIGHTS)
+WEIGHTS = np.array([heuristic.WEIGHTS[name] for name in WEIGHT_NAMES])
+CARD_POTENTIAL = WEIGHT_NAMES.index("card_potential")
+RESERVE_DRAW = WEIGHT_NAMES.index("reserve_draw")
+BELL_RISK = WEIGHT_NAMES.index("bell_risk")
+DENIAL = WEIGHT_NAMES.index("denial")
+JOKER_OFFER = WEIGHT_NAMES.index("joker_offer")
+JOKER_NOW = WEIGHT_NAMES.index("joker_now")
+CONTINUE_MARGIN = WEIGHT_NAMES.index("continue_margin")
+OTHERS_ON_STOP = WEIGHT_NAMES.index("others_on_stop")
 
 EPSILON = 0.1  # chance of a uniformly random legal move in a rollout
 
@@ -167,13 +173,13 @@ def margin(scores, p, n):
 
 
 @nb.njit(cache=True)
-def card_gain(s, p, card, values, vp, bells, holder, awards, base, scores):
+def card_gain(s, p, card, values, vp, bells, holder, awards, base, scores, w):
     """What gaining ``card`` is worth to seat p now (``base``: p's margin as things stand);
-    ``values``, ``vp`` and ``holder`` are restored before returning."""
+    ``values``, ``vp`` and ``holder`` are restored before returning; ``w``: the weights."""
     n = s.num_players
     table = s.card_table
     colour = table[card, COLOUR]
-    gain = RESERVE_DRAW_VALUE * table[card, RESERVE]
+    gain = w[RESERVE_DRAW] * table[card, RESERVE]
     after = bells[p, colour] + table[card, BELLS]
     if table[card, BELLS] > 0 and after >= RAID_BELLS:  # a police raid: the colour is lost
         lost_feathers = table[card, FEATHERS]
@@ -194,11 +200,11 @@ def card_gain(s, p, card, values, vp, bells, holder, awards, base, scores):
         vp[p] += lost_vp - table[card, VP]
         holder[colour] = old_holder
         if s.joker[p] == UNUSED:
-            gain += JOKER_OFFER
+            gain += w[JOKER_OFFER]
         return gain + margin(scores, p, n) - base
-    gain += CARD_POTENTIAL
+    gain += w[CARD_POTENTIAL]
     if after == RAID_BELLS - 1:
-        gain -= BELL_RISK * (values[p, colour] + 1)
+        gain -= w[BELL_RISK] * (values[p, colour] + 1)
     old_holder = holder[colour]
     values[p, colour] += 1
     values[p, WHITE] += table[card, FEATHERS]
@@ -214,7 +220,7 @@ def card_gain(s, p, card, values, vp, bells, holder, awards, base, scores):
 
 
 @nb.njit(cache=True)
-def best_share(s, mask):
+def best_share(s, mask, w):
     """The best take (or PASS where legal and nothing is worth taking), or the best joker."""
     p = s.actor
     n = s.num_players
@@ -226,7 +232,7 @@ def best_share(s, mask):
             values[p, colour] += 1
             score_now(s, values, vp, holder, awards, scores)
             values[p, colour] -= 1
-            gain = margin(scores, p, n) - base + JOKER_NOW
+            gain = margin(scores, p, n) - base + w[JOKER_NOW]
             if gain > best_gain:
                 best, best_gain = JOKER_COLOUR_0 + colour, gain
         return best
@@ -238,9 +244,9 @@ def best_share(s, mask):
         card = s.board[space]
         if card == EMPTY:
             continue
-        gain = card_gain(s, p, card, values, vp, bells, holder, awards, base, scores)
+        gain = card_gain(s, p, card, values, vp, bells, holder, awards, base, scores, w)
         if free:
-            gain += DENIAL
+            gain += w[DENIAL]
         if gain > best_gain:
             best, best_gain = TAKE_SPACE_1 + space - 1, gain
     return best
@@ -250,13 +256,14 @@ def best_share(s, mask):
 
 
 @nb.njit(cache=True)
-def stop_value(n, num_players):
+def stop_value(n, num_players, w):
     """The leader's share of cards on a normal stop with n cards: the ones it must take and
-    its extra card, less the others' cards spread over the others."""
+    its extra card, less the others' cards spread over the others (weighed by
+    ``w[OTHERS_ON_STOP]``)."""
     need = NEED[n]
     others = min(num_players - 1, n - need)
     extra = 1 if n - need - others > 0 else 0
-    return need + extra - others / (num_players - 1)
+    return need + extra - w[OTHERS_ON_STOP] * others / (num_players - 1)
 
 
 @nb.njit(cache=True)
@@ -279,9 +286,9 @@ def continue_value(n, insp, odds, value, players):
 
 
 @nb.njit(cache=True)
-def should_continue(s):
+def should_continue(s, w):
     """Reveal on while the expected share with best play after (over the arrows of the
-    unseen cards) beats stopping now."""
+    unseen cards) beats stopping now by more than ``w[CONTINUE_MARGIN]``."""
     counts = np.zeros(MAX_ARROWS + 1, np.float64)
     unseen = 0
     for card in range(NUM_CARDS):
@@ -297,22 +304,23 @@ def should_continue(s):
     for n in range(MAX_SPACES - 2, s.n, -1):  # the later decisions: 6 cards down to s.n + 1
         for insp in range(n + 2, MAX_SPACES + 1):
             value[n, insp] = max(
-                continue_value(n, insp, odds, value, players), stop_value(n, players)
+                continue_value(n, insp, odds, value, players), stop_value(n, players, w)
             )
-    return continue_value(s.n, s.insp, odds, value, players) > stop_value(s.n, players)
+    stop = stop_value(s.n, players, w) + w[CONTINUE_MARGIN]
+    return continue_value(s.n, s.insp, odds, value, players) > stop
 
 
 # --- The compiled hooks ---
 
 
 @nb.njit(cache=True)
-def policy_action(s, mask):
-    """The policy's move without the random part."""
+def policy_action(s, mask, w):
+    """The policy's move with weights ``w``, without the random part."""
     if s.phase == THEFT:
-        if mask[CONTINUE] and should_continue(s):
+        if mask[CONTINUE] and should_continue(s, w):
             return CONTINUE
         return STOP
-    return best_share(s, mask)
+    return best_share(s, mask, w)
 
 
 @nb.njit(cache=True)
@@ -320,7 +328,7 @@ def rollout_action(s, mask):
     """A legal action for ``s.actor``: the policy's move, or a random one (``EPSILON``)."""
     if np.random.random() < EPSILON:
         return random_legal_action(mask, NUM_ACTIONS)
-    return policy_action(s, mask)
+    return policy_action(s, mask, WEIGHTS)
 
 
 @nb.njit(cache=True)

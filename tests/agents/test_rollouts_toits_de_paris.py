@@ -103,7 +103,7 @@ def test_rollout_policy_is_deterministic_given_the_seed_and_random_only_sometime
 def _policy(st):
     mask = np.zeros(NUM_ACTIONS, np.int8)
     legal_mask(st[0], mask)
-    return tdp.policy_action(st[0], mask)
+    return tdp.policy_action(st[0], mask, tdp.WEIGHTS)
 
 
 def _deck_with_draw(top_cards):
