@@ -18,14 +18,29 @@ HEURISTICS = {
 }
 
 
-def make_heuristic(game_name, seed=None):
-    """The heuristic agent for ``game_name`` (with or without its ``_v0`` suffix)."""
+#: games whose heuristic plays a table of weights that ``weights`` may replace
+WEIGHTED = ("toits_de_paris",)
+
+
+def make_heuristic(game_name, seed=None, weights=None):
+    """The heuristic agent for ``game_name`` (with or without its ``_v0`` suffix).
+
+    ``weights`` (Les Toits de Paris only): "tuned" for the weights learned by
+    ``experiments.tune_heuristic``, or the path of a file it wrote; None: the hand-set ones.
+    """
     name = game_name.removesuffix("_v0")
     if name not in HEURISTICS:
         raise ValueError(
             f"no heuristic agent for game {game_name!r}; available: {', '.join(sorted(HEURISTICS))}"
         )
-    return HEURISTICS[name](seed)
+    if weights is None:
+        return HEURISTICS[name](seed)
+    if name not in WEIGHTED:
+        raise ValueError(
+            f"the {name} heuristic has no weights to replace; games with weights: "
+            + ", ".join(WEIGHTED)
+        )
+    return HEURISTICS[name](seed, weights=weights)
 
 
 __all__ = [

@@ -1,0 +1,103 @@
+"""Les Toits de Paris's heuristic weights: the agent and the compiled policy play the same
+table, a tuning run learns one, and bad weights are refused."""
+
+import json
+
+import numpy as np
+import pytest
+
+import heist_envs
+from agents.heuristic import make_heuristic
+from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent
+from agents.registry import make_agent
+from agents.rollouts import toits_de_paris as tdp
+from experiments import tune_heuristic
+from heist_envs.core.game import RUNNING
+from heist_envs.toits_de_paris.actions import CONTINUE, NUM_ACTIONS, STOP
+
+GAME = heist_envs.get_game("toits_de_paris")
+OTHER_WEIGHTS = {**WEIGHTS, "card_potential": 1.2, "reserve_draw": 2.0, "others_on_stop": 0.5}
+
+
+def _agreement(weights, num_players, games):
+    """Share of decisions where the compiled policy (from the state) plays a move that the
+    agent (from the observation) values best too, over games the compiled policy plays."""
+    agent = HeuristicAgent(seed=0, weights=weights)
+    array = np.array([weights[name] for name in tdp.WEIGHT_NAMES])
+    same = total = 0
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    obs = np.zeros(GAME.obs_size, np.float32)
+    for k in range(games):
+        state = GAME.new_state(num_players, seed=k)
+        s = GAME.kernel_view(state)[0]
+        while s["status"] == RUNNING:
+            GAME.legal_mask(s, mask)
+            GAME.observe(s, s["actor"], obs)
+            compiled = tdp.policy_action(s, mask, array)
+            legal, values = agent.move_values(obs, mask)
+            same += np.isclose(values[legal == compiled][0], values.max())
+            total += 1
+            GAME.apply(s, compiled)
+    return same / total
+
+
+@pytest.mark.parametrize("weights", [WEIGHTS, OTHER_WEIGHTS], ids=["hand-set", "other"])
+def test_the_agent_and_the_compiled_policy_play_the_same_weights(weights):
+    # the tuning run scores weights with the compiled policy; the agent must play them alike
+    # (where two moves are worth the same, each breaks the tie its own way)
+    assert _agreement(weights, 4, 6) > 0.99
+    assert _agreement(weights, 3, 4) > 0.99
+
+
+def test_the_leader_stops_when_revealing_on_is_no_better_and_weights_move_the_line():
+    state = GAME.new_state(4, seed=3)
+    s = GAME.kernel_view(state)[0]
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    obs = np.zeros(GAME.obs_size, np.float32)
+    GAME.legal_mask(s, mask)
+    GAME.observe(s, s["actor"], obs)
+    assert s["n"] == 1 and mask[CONTINUE] and mask[STOP]  # one card down, the inspector far
+    assert HeuristicAgent(seed=0).act(obs, mask) == CONTINUE
+    cautious = {"continue_margin": 5.0}
+    # revealing on no longer beats stopping by the margin: every seed stops (no coin flip)
+    assert {HeuristicAgent(seed=k, weights=cautious).act(obs, mask) for k in range(20)} == {STOP}
+    array = np.array([{**WEIGHTS, **cautious}[name] for name in tdp.WEIGHT_NAMES])
+    assert tdp.policy_action(s, mask, array) == STOP
+    assert tdp.policy_action(s, mask, tdp.WEIGHTS) == CONTINUE
+
+
+def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
+    out, curve = tmp_path / "tuned.json", tmp_path / "curve.png"
+    argv = ["--generations", "2", "--population", "4", "--games", "30", "--eval-games", "40"]
+    argv += ["--counts", "4", "3", "--out", str(out), "--curve", str(curve)]
+    tune_heuristic.main(argv)
+    record = json.loads(out.read_text())
+    assert list(record["weights"]) == list(WEIGHTS)
+    assert record["weights"] != WEIGHTS  # the search moved
+    assert [point["generation"] for point in record["curve"]] == [1, 2]
+    assert all(len(point["share"]) == 2 for point in record["curve"])
+    assert record["command"].startswith("python -m experiments.tune_heuristic --generations 2")
+    assert curve.stat().st_size > 0
+    agent = make_agent("heuristic", "toits_de_paris", seed=0, weights=str(out))
+    assert agent.weights == record["weights"]
+
+
+def test_the_shipped_weights_load_by_name_and_were_learned_at_every_count():
+    record = json.loads(TUNED_WEIGHTS.read_text())
+    agent = make_heuristic("toits_de_paris", seed=0, weights="tuned")
+    assert agent.weights == record["weights"] != WEIGHTS
+    assert sorted(record["counts"]) == [2, 3, 4]  # count-general: every count of the game
+    assert all(share > 1 for share in record["curve"][-1]["share"])
+
+
+def test_bad_weights_are_refused_with_what_is_allowed(tmp_path):
+    with pytest.raises(ValueError, match="unknown heuristic weight.*card_potential"):
+        HeuristicAgent(weights={"bogus": 1.0})
+    with pytest.raises(ValueError, match="has no weights to replace.*toits_de_paris"):
+        make_heuristic("art_robbery", weights="tuned")
+    truncated = tmp_path / "cut.json"
+    truncated.write_text('{"weights": {"card_pot')
+    with pytest.raises(ValueError, match="cannot read heuristic weights.*weights=tuned"):
+        make_heuristic("toits_de_paris", weights=str(truncated))
+    with pytest.raises(SystemExit):
+        tune_heuristic.main(["--counts", "6"])
