@@ -315,7 +315,7 @@ class ISMCTSAgent:
             for key, default in SEARCH_SETTINGS.items()
         }
         self.prior_alone_phases = ()
-        if self.settings["prior_alone"]:
+        if self.settings["prior_alone"] and self.prior is not None:
             self.prior_alone_phases = getattr(module, "PRIOR_ALONE_PHASES", ())
             if not self.prior_alone_phases:
                 raise ValueError(

@@ -613,9 +613,11 @@ VALUE_BY_NEED = np.array(
 PROGRESS_WEIGHTS = np.array([-0.00, 0.13, 1.18, 0.43, -0.01, 0.87], np.float64)
 VALUE_WEIGHTS = np.concatenate((VALUE_BY_NEED.ravel(), PROGRESS_WEIGHTS))
 
-SEARCH_DEFAULTS = {"uct_c": 1.0, "rollout_depth": 6}
 # The search plans the robbers' card stacks worse than the heuristic's team plan (each robber
 # searches alone, and judges a plan only by a few moves and the value model), but plays the
-# Rob phase better. With ``prior_alone`` a trained policy takes the setup and planning
-# decisions and the search the rest.
+# Rob phase better. So a search given a trained policy (``prior``) lets it take the setup
+# and planning decisions alone (``prior_alone``) and searches the rest without it
+# (``prior_c`` 0: the policy's probabilities made the Rob phase worse); without a prior
+# these two settings do nothing.
+SEARCH_DEFAULTS = {"uct_c": 1.0, "rollout_depth": 6, "prior_c": 0.0, "prior_alone": True}
 PRIOR_ALONE_PHASES = (SETUP_CORNER, SETUP_STREET, PLAN)

@@ -183,3 +183,15 @@ def test_prior_alone_plays_the_prior_in_the_phases_the_game_names_and_searches_e
         ISMCTSAgent("how_to_rob_a_bank", prior_alone=True)
     with pytest.raises(ValueError, match="thiefs_market names no phases for a prior"):
         ISMCTSAgent("thiefs_market", prior="shipped", prior_alone=True, num_players=4)
+
+
+def test_how_to_rob_a_bank_lets_a_prior_plan_alone_by_default():
+    """The game's SEARCH_DEFAULTS: with a prior, the policy plans and the Rob phase is searched
+    without its pull; without one, the search is unchanged; a setting given wins."""
+    guided = ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=4)
+    assert guided.prior_alone_phases == (SETUP_CORNER, SETUP_STREET, PLAN)
+    assert guided.settings["prior_c"] == 0.0
+    assert ISMCTSAgent("how_to_rob_a_bank").prior_alone_phases == ()
+    pulled = ISMCTSAgent("how_to_rob_a_bank", prior="shipped", num_players=4, prior_alone=False)
+    assert pulled.prior_alone_phases == ()
+    assert ISMCTSAgent("thiefs_market", prior="shipped", num_players=4).prior_alone_phases == ()
