@@ -27,6 +27,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.arena import TournamentResult, parse_entrant, tournament
+from agents.heuristic import WEIGHTED
 from agents.registry import ready_agent_names
 from agents.stats import Z95, wilson_interval
 from experiments.demo import warm_up
@@ -34,6 +35,8 @@ from experiments.demo import warm_up
 #: The agents every table holds besides ISMCTS at its budgets (any other agent the registry
 #: can make from its name alone joins them).
 BASE_AGENTS = ["random", "heuristic"]
+#: The heuristic with learned weights, where a game's heuristic has them (the others sit out).
+TUNED_HEURISTIC = "heuristic:weights=tuned"
 #: Names of the sides of games whose sides play different roles, in side order.
 SIDE_NAMES = {"how_to_rob_a_bank": ["bank", "robbers"]}
 
@@ -53,14 +56,17 @@ DEFAULT_SEED = 12
 PROJECT = Path(__file__).resolve().parents[1]
 
 
-def default_agents(simulations) -> list[str]:
+def default_agents(simulations, game_names=()) -> list[str]:
     """random, heuristic, ISMCTS at each budget, ISMCTS at the smallest budget guided by the
-    shipped policy, then every other agent that needs no parameter (the shipped policies'
-    ``ppo`` among them)."""
+    shipped policy, the heuristic with learned weights if one of ``game_names`` has them,
+    then every other agent that needs no parameter (the shipped policies' ``ppo`` among
+    them)."""
     ismcts = [f"ismcts:simulations={n}" for n in simulations]
     guided = [f"ismcts:simulations={min(simulations)},prior=shipped"] if simulations else []
+    names = {heist_envs.get_game(name).name for name in game_names}
+    tuned = [TUNED_HEURISTIC] if names & set(WEIGHTED) else []
     others = [n for n in ready_agent_names() if n not in [*BASE_AGENTS, "ismcts"]]
-    return [*BASE_AGENTS, *ismcts, *guided, *others]
+    return [*BASE_AGENTS, *ismcts, *guided, *tuned, *others]
 
 
 def default_counts(game, other_count=True) -> list[int]:
@@ -92,9 +98,10 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
     :func:`default_counts`.
 
     Bad input raises a ValueError before any game is played: an unknown game or agent, a
-    player count the game does not allow, or an agent that cannot play the game at any count
-    (a missing checkpoint, an unknown parameter). An agent that plays only some counts (a
-    policy trained for one) sits out the other counts' tables, with the reason.
+    player count the game does not allow, or an agent that cannot play any of the games at
+    any count (a missing checkpoint, an unknown parameter). An agent that plays only some
+    games or counts (a policy trained for one count, weights only one game's heuristic has)
+    sits out the other tables, with the reason.
     """
     games = {heist_envs.get_game(name).name: heist_envs.get_game(name) for name in game_names}
     entrants = [parse_entrant(text) for text in dict.fromkeys(agents)]
@@ -104,13 +111,6 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
             game_counts = [game.check_players(n) for n in dict.fromkeys(counts)]
         else:
             game_counts = default_counts(game, other_count)
-        every_count = range(game.min_players, game.max_players + 1)
-        for entrant in entrants:
-            if all(builds(entrant, game, n) for n in every_count):
-                raise ValueError(
-                    f"agent {entrant.label!r} cannot play {game.name}: "
-                    f"{builds(entrant, game, game.default_players)}"
-                )
         for num_players in game_counts:
             reasons = {e.label: builds(e, game, num_players) for e in entrants}
             tables.append(
@@ -120,6 +120,19 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
                     "agents": [label for label, why in reasons.items() if why is None],
                     "left_out": {label: why for label, why in reasons.items() if why},
                 }
+            )
+    for entrant in entrants:
+        if not any(entrant.label in table["agents"] for table in tables):
+            if any(
+                builds(entrant, game, n) is None
+                for game in games.values()
+                for n in range(game.min_players, game.max_players + 1)
+            ):
+                continue  # plays other counts of these games: the tables say why not these
+            game = next(iter(games.values()))
+            raise ValueError(
+                f"agent {entrant.label!r} cannot play {', '.join(games)}: "
+                f"{builds(entrant, game, game.default_players)}"
             )
     return tables
 
@@ -448,7 +461,8 @@ def main(argv=None):
         metavar="AGENT",
         help="agents, as for heist arena (default: random, heuristic, ISMCTS at the "
         "--simulations budgets, ISMCTS at the smallest budget guided by the shipped policy "
-        f"(prior=shipped), and {', '.join(default_agents(())[2:]) or 'none'})",
+        f"(prior=shipped), {TUNED_HEURISTIC} in games whose heuristic has weights, and "
+        f"{', '.join(default_agents(())[2:]) or 'none'})",
     )
     parser.add_argument(
         "--simulations",
@@ -476,9 +490,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     size = QUICK if args.quick else FULL
     simulations = size.simulations if args.simulations is None else args.simulations
-    agents = args.agents or default_agents(simulations)
     games = size.games if args.games_per_table is None else args.games_per_table
     try:
+        agents = args.agents or default_agents(simulations, args.games)
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
         tables = plan(args.games, args.counts, agents, size.other_count)

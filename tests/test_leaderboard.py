@@ -6,7 +6,7 @@ import pytest
 
 from agents.arena import Entrant, TournamentResult, side_seats
 from experiments.cli import main
-from experiments.leaderboard import head_to_head
+from experiments.leaderboard import default_agents, head_to_head
 from heist_envs import get_game
 from tests.test_cli import run
 
@@ -187,9 +187,25 @@ def test_an_agent_trained_for_another_count_sits_out_with_the_reason(tmp_path, c
     assert "`ppo` does not play this table: checkpoint" in text and "with 4 players" in text
 
 
+def test_the_tuned_heuristic_sits_where_its_weights_belong(tmp_path, capsys):
+    assert "heuristic:weights=tuned" in default_agents((10,), ["toits_de_paris_v0"])
+    assert "heuristic:weights=tuned" not in default_agents((10,), ["art_robbery"])
+    argv = ["leaderboard", "--games", "art_robbery", "toits_de_paris", "--counts", "3"]
+    argv += ["--games-per-table", "3", "--agents", "random", "heuristic:weights=tuned"]
+    status, _ = run([*argv, "--out", str(tmp_path), "--no-progress"], capsys)
+    assert status == 0
+    _, rows = read_csv(tmp_path / "leaderboard.csv")
+    seated = {(r["game"], r["agent"]) for r in rows}
+    assert ("toits_de_paris", "heuristic:weights=tuned") in seated
+    assert ("art_robbery", "heuristic:weights=tuned") not in seated
+    text = (tmp_path / "leaderboard.md").read_text()
+    assert "`heuristic:weights=tuned` does not play this table: the art_robbery heuristic" in text
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["--games", "art_robbery", "--agents", "heuristic:weights=tuned"], "cannot play art_r"),
         (["--games", "chess"], "unknown game 'chess'; available: art_robbery"),
         (["--agents", "random", "nobody"], "unknown agent 'nobody'; available:"),
         (["--games", "toits_de_paris", "--counts", "5"], "allowed: 2 to 4"),
