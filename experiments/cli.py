@@ -24,8 +24,13 @@ DESCRIPTIONS = {
     "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
     "advantage.",
 }
-#: heist train --backend NAME -> the trainer's module
-TRAINERS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
+#: heist train --method NAME -> the trainer's module (ppo: by --backend, PPO_BACKENDS)
+TRAINERS = {
+    "ppo": "experiments.train",
+    "imitation": "experiments.imitation",
+    "weights": "experiments.tune_heuristic",
+}
+PPO_BACKENDS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
 AGENTS = f"agent names ({', '.join(agent_names())}), optionally with parameters: name:key=value,..."
 
 
@@ -96,11 +101,18 @@ def benchmark_main(rest):
 
 
 def run_train(rest):
-    backend = argparse.ArgumentParser(add_help=False)
-    backend.add_argument("--backend", choices=sorted(TRAINERS), default="sb3")
-    chosen, rest = backend.parse_known_args(rest)
+    """Forward to the trainer of ``--method``: ppo (MaskablePPO on SB3, or RLlib's PPO with
+    ``--backend rllib``), imitation (DAgger) or weights (CMA-ES over a heuristic's weights);
+    the rest of the arguments are the trainer's own (its --help lists them)."""
+    choice = argparse.ArgumentParser(prog="heist train", add_help=False)
+    choice.add_argument("--method", choices=list(TRAINERS), default="ppo")
+    choice.add_argument("--backend", choices=sorted(PPO_BACKENDS))
+    chosen, rest = choice.parse_known_args(rest)
+    if chosen.backend and chosen.method != "ppo":
+        choice.error(f"--backend is for --method ppo, not {chosen.method}")
+    module = PPO_BACKENDS[chosen.backend or "sb3"] if chosen.method == "ppo" else None
     try:
-        trainer = importlib.import_module(TRAINERS[chosen.backend])
+        trainer = importlib.import_module(module or TRAINERS[chosen.method])
     except ModuleNotFoundError as missing:
         sys.exit(f"heist train: cannot load the trainer ({missing})")
     trainer.main(rest)
@@ -139,7 +151,10 @@ def main(argv=None):
         add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
     forwarded = {
         "bench": ("speed of heist-envs beside other libraries", benchmark_main),
-        "train": ("train a PPO agent (--backend sb3 or rllib)", run_train),
+        "train": (
+            "train a player: --method ppo (--backend sb3 or rllib), imitation or weights",
+            run_train,
+        ),
         "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
         "metrics": ("game metrics: length, branching, win rates by seat, ...", run_metrics),
         "leaderboard": ("every agent against every other: docs/leaderboard.md", run_leaderboard),

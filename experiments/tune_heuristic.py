@@ -13,6 +13,7 @@ learning curve). Writes the learned table (``heuristic:weights=PATH`` plays it; 
 one is ``weights=tuned``) and the curve as a PNG.
 
     python -m experiments.tune_heuristic --generations 30 --seed 0
+    heist train --method weights --game toits_de_paris  # the same
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numba as nb
 import numpy as np
 
 import heist_envs
+from agents.heuristic import WEIGHTED
 from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS
 from agents.rollouts import toits_de_paris as policy
 from heist_envs.core.game import RUNNING
@@ -94,6 +96,9 @@ def plot_curve(curve, counts, path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--game", choices=WEIGHTED, default=GAME.name, help="a game whose heuristic has weights"
+    )
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=12)
     parser.add_argument("--games", type=int, default=2000, help="games per candidate and count")

@@ -50,6 +50,26 @@ def test_train_forwards_its_arguments(monkeypatch, capsys):
     assert calls == [["--game", "art_robbery", "--timesteps", "10"]]
 
 
+@pytest.mark.parametrize(
+    ("method", "module"),
+    [("imitation", "experiments.imitation"), ("weights", "experiments.tune_heuristic")],
+)
+def test_train_forwards_each_method_to_its_trainer(method, module, monkeypatch, capsys):
+    calls = []
+    trainer = types.SimpleNamespace(main=calls.append)
+    monkeypatch.setitem(sys.modules, module, trainer)
+    monkeypatch.setattr(module, trainer, raising=False)
+    run(["train", "--method", method, "--game", "toits_de_paris", "--seed", "3"], capsys)
+    assert calls == [["--game", "toits_de_paris", "--seed", "3"]]
+
+
+def test_train_refuses_a_backend_for_a_method_without_one(capsys):
+    status, text = run(["train", "--method", "weights", "--backend", "rllib"], capsys)
+    assert status == 2 and "--backend is for --method ppo, not weights" in text
+    status, text = run(["train", "--method", "dqn"], capsys)
+    assert status == 2 and "choose from 'ppo', 'imitation', 'weights'" in text
+
+
 def test_demo(capsys):
     status, text = run(["demo", "toits_de_paris", "--players", "2", "--seed", "1"], capsys)
     assert status == 0 and "Winner:" in text
