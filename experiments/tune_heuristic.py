@@ -1,12 +1,13 @@
-"""Learn Les Toits de Paris's heuristic weights by CMA-ES against the hand-set ones.
+"""Learn Les Toits de Paris's heuristic weights by CMA-ES against a table of heuristics.
 
 The heuristic agent (``agents.heuristic.toits_de_paris``) values its moves with a table of
 weights (``WEIGHTS``: what a card's potential, a reserve draw, a bell's risk are worth, how
 much better revealing on must be than stopping). This run searches that table with CMA-ES
 (the ``cma`` package): each candidate plays one seat of ``--games`` games at each player
-count in ``--counts``, the hand-set heuristic the other seats, in the compiled form the
-search's rollouts use (``agents.rollouts.toits_de_paris.policy_action``, the same valuation
-read from the state); its fitness is its mean win share over the fair share, averaged over
+count in ``--counts``, heuristics with the ``--opponents`` table the other seats (default:
+the hand-set table, where the search also starts), in the compiled form the search's
+rollouts use (``agents.rollouts.toits_de_paris.policy_action``, the same valuation read from
+the state); its fitness is its mean win share over the fair share, averaged over
 the counts, on seeds that every candidate of a generation shares. After each generation the
 mean of the search distribution is scored the same way on one fixed set of seeds (the
 learning curve). Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped
@@ -31,7 +32,7 @@ import numpy as np
 
 import heist_envs
 from agents.heuristic import WEIGHTED
-from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS
+from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS, load_weights
 from agents.rollouts import toits_de_paris as policy
 from heist_envs.core.game import RUNNING
 
@@ -56,25 +57,25 @@ def seat_return(state, weights, seed):
     return out
 
 
-def relative_share(candidate, num_players, games, seed) -> float:
+def relative_share(candidate, opponents, num_players, games, seed) -> float:
     """``candidate``'s mean return in one seat of ``games`` games (seats rotated) against
-    the hand-set weights, over the fair share (1: as strong as them)."""
-    weights = np.tile(policy.WEIGHTS, (num_players, 1))
+    the ``opponents`` weights at the other seats, over the fair share (1: as strong as them)."""
+    weights = np.tile(opponents, (num_players, 1))
     total = 0.0
     for k in range(games):
         seat = k % num_players
-        weights[:] = policy.WEIGHTS
+        weights[:] = opponents
         weights[seat] = candidate
         state = GAME.new_state(num_players, seed=seed + k)
         total += seat_return(GAME.kernel_view(state), weights, seed + k)[seat]
     return float(total / games * num_players)
 
 
-def fitness(candidate, counts, games, seed) -> list[float]:
-    return [relative_share(candidate, n, games, seed + 10_000_000 * n) for n in counts]
+def fitness(candidate, opponents, counts, games, seed) -> list[float]:
+    return [relative_share(candidate, opponents, n, games, seed + 10_000_000 * n) for n in counts]
 
 
-def plot_curve(curve, counts, path):
+def plot_curve(curve, counts, opponents, path):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -87,7 +88,7 @@ def plot_curve(curve, counts, path):
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("CMA-ES generation")
     ax.set_ylabel("win share / fair share")
-    ax.set_title("Les Toits de Paris: learned weights against the hand-set heuristic")
+    ax.set_title(f"Les Toits de Paris: learned weights against the {opponents} heuristic")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -105,6 +106,12 @@ def main(argv=None):
     parser.add_argument("--eval-games", type=int, default=4000, help="games per point of the curve")
     parser.add_argument("--counts", type=int, nargs="+", default=[4, 3, 2])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--opponents",
+        default="hand-set",
+        help="the weights the other seats play, where the search starts: hand-set (default), "
+        "tuned (the shipped table) or a file this command wrote",
+    )
     parser.add_argument("--out", type=Path, default=TUNED_WEIGHTS)
     parser.add_argument(
         "--curve", type=Path, default=Path("docs/learning_curves/toits_de_paris_tuned.png")
@@ -117,8 +124,13 @@ def main(argv=None):
             parser.error(str(error))
     if min(args.generations, args.population, args.games, args.eval_games) < 1:
         parser.error("generations, population, games and eval-games must be at least 1")
+    try:
+        table = load_weights(None if args.opponents == "hand-set" else args.opponents)
+    except ValueError as error:
+        parser.error(str(error))
+    opponents = np.array([table[name] for name in policy.WEIGHT_NAMES])
 
-    scale = np.maximum(np.abs(policy.WEIGHTS), MIN_SCALE)
+    scale = np.maximum(np.abs(opponents), MIN_SCALE)
     es = cma.CMAEvolutionStrategy(
         np.zeros(len(scale)),
         0.5,
@@ -132,11 +144,12 @@ def main(argv=None):
         es.tell(
             candidates,
             [
-                -np.mean(fitness(policy.WEIGHTS + x * scale, args.counts, args.games, seed))
+                -np.mean(fitness(opponents + x * scale, opponents, args.counts, args.games, seed))
                 for x in candidates
             ],
         )
-        share = fitness(policy.WEIGHTS + es.mean * scale, args.counts, args.eval_games, EVAL_SEED)
+        mean = opponents + es.mean * scale
+        share = fitness(mean, opponents, args.counts, args.eval_games, EVAL_SEED)
         curve.append({"generation": generation + 1, "share": share})
         print(
             f"generation {generation + 1}: "
@@ -144,13 +157,14 @@ def main(argv=None):
             + f" ({time.time() - start:.0f} s)",
             flush=True,
         )
-    learned = policy.WEIGHTS + es.mean * scale
+    learned = opponents + es.mean * scale
     record = {
         "game": GAME.name,
         "weights": {
             name: round(float(v), 4) for name, v in zip(policy.WEIGHT_NAMES, learned, strict=True)
         },
         "hand_set": WEIGHTS,
+        "opponents": {"name": args.opponents, "weights": table},
         "counts": args.counts,
         "command": "python -m experiments.tune_heuristic "
         + shlex.join(sys.argv[1:] if argv is None else argv),
@@ -160,7 +174,7 @@ def main(argv=None):
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     args.curve.parent.mkdir(parents=True, exist_ok=True)
-    plot_curve(curve, args.counts, args.curve)
+    plot_curve(curve, args.counts, args.opponents, args.curve)
     print(f"wrote {args.out} and {args.curve}")
 
 

@@ -102,6 +102,13 @@ def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
     assert curve.stat().st_size > 0
     agent = make_agent("heuristic", "toits_de_paris", seed=0, weights=str(out))
     assert agent.weights == record["weights"]
+    # a second run plays against the first one's table (self-play, one table at a time)
+    again = tmp_path / "again.json"
+    argv_again = [*argv[:-4], "--opponents", str(out), "--out", str(again), "--curve", str(curve)]
+    tune_heuristic.main(argv_again)
+    second = json.loads(again.read_text())
+    assert second["opponents"] == {"name": str(out), "weights": record["weights"]}
+    assert second["weights"] != record["weights"]
 
 
 def test_the_shipped_weights_load_by_name_and_were_learned_at_every_count():
@@ -109,6 +116,7 @@ def test_the_shipped_weights_load_by_name_and_were_learned_at_every_count():
     agent = make_heuristic("toits_de_paris", seed=0, weights="tuned")
     assert agent.weights == record["weights"] != WEIGHTS
     assert sorted(record["counts"]) == [2, 3, 4]  # count-general: every count of the game
+    assert record["opponents"] == {"name": "hand-set", "weights": WEIGHTS}
     assert all(share > 1 for share in record["curve"][-1]["share"])
 
 
@@ -123,3 +131,5 @@ def test_bad_weights_are_refused_with_what_is_allowed(tmp_path):
         make_heuristic("toits_de_paris", weights=str(truncated))
     with pytest.raises(SystemExit):
         tune_heuristic.main(["--counts", "6"])
+    with pytest.raises(SystemExit):
+        tune_heuristic.main(["--opponents", str(truncated)])
