@@ -24,13 +24,10 @@ DESCRIPTIONS = {
     "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
     "advantage.",
 }
-#: heist train --method NAME -> the trainer's module (ppo: by --backend, PPO_BACKENDS)
-TRAINERS = {
-    "ppo": "experiments.train",
-    "imitation": "experiments.imitation",
-    "weights": "experiments.tune_heuristic",
-}
+#: heist train --method ppo --backend NAME -> the trainer's module
 PPO_BACKENDS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
+#: heist train --method NAME -> the trainer's module, for the methods besides ppo
+TRAINERS = {"imitation": "experiments.imitation", "weights": "experiments.tune_heuristic"}
 AGENTS = f"agent names ({', '.join(agent_names())}), optionally with parameters: name:key=value,..."
 
 
@@ -105,14 +102,17 @@ def run_train(rest):
     ``--backend rllib``), imitation (DAgger) or weights (CMA-ES over a heuristic's weights);
     the rest of the arguments are the trainer's own (its --help lists them)."""
     choice = argparse.ArgumentParser(prog="heist train", add_help=False)
-    choice.add_argument("--method", choices=list(TRAINERS), default="ppo")
+    choice.add_argument("--method", choices=["ppo", *TRAINERS], default="ppo")
     choice.add_argument("--backend", choices=sorted(PPO_BACKENDS))
     chosen, rest = choice.parse_known_args(rest)
-    if chosen.backend and chosen.method != "ppo":
+    if chosen.method == "ppo":
+        module = PPO_BACKENDS[chosen.backend or "sb3"]
+    elif chosen.backend:
         choice.error(f"--backend is for --method ppo, not {chosen.method}")
-    module = PPO_BACKENDS[chosen.backend or "sb3"] if chosen.method == "ppo" else None
+    else:
+        module = TRAINERS[chosen.method]
     try:
-        trainer = importlib.import_module(module or TRAINERS[chosen.method])
+        trainer = importlib.import_module(module)
     except ModuleNotFoundError as missing:
         sys.exit(f"heist train: cannot load the trainer ({missing})")
     trainer.main(rest)

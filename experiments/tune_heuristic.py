@@ -157,11 +157,10 @@ def main(argv=None):
             + f" ({time.time() - start:.0f} s)",
             flush=True,
         )
-    learned = opponents + es.mean * scale
     record = {
         "game": GAME.name,
         "weights": {
-            name: round(float(v), 4) for name, v in zip(policy.WEIGHT_NAMES, learned, strict=True)
+            name: round(float(v), 4) for name, v in zip(policy.WEIGHT_NAMES, mean, strict=True)
         },
         "hand_set": WEIGHTS,
         "opponents": {"name": args.opponents, "weights": table},
