@@ -15,7 +15,11 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 import heist_envs  # noqa: E402
 from experiments.cli import main as heist  # noqa: E402
 from experiments.rllib_train import HEURISTIC, League  # noqa: E402
-from heist_envs.integrations.rllib import HeistMultiAgentEnv, seat_policies  # noqa: E402
+from heist_envs.integrations.rllib import (  # noqa: E402
+    HeistMultiAgentEnv,
+    observation_space,
+    seat_policies,
+)
 
 
 def play_masked(env, seed):
@@ -42,6 +46,15 @@ def test_every_game_passes_rllibs_environment_check(game):
         assert observation["observations"].dtype == np.float32
         assert observation["action_mask"].dtype == np.float32
     assert terminated["__all__"] != truncated["__all__"]
+
+
+@pytest.mark.parametrize("game", heist_envs.game_names())
+def test_observation_spaces_have_the_games_finite_bounds(game):
+    """Issue 29 item 9: Les Toits de Paris declared Box(-inf, inf)."""
+    space = observation_space(heist_envs.get_game(game))["observations"]
+    low, high = heist_envs.get_game(game).obs_bounds
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    assert (space.low == low).all() and (space.high == high).all()
 
 
 def test_final_rewards_are_the_games():
