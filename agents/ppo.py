@@ -136,8 +136,9 @@ def save_checkpoint(model, path, game_name, num_players, policy_only=False, **ex
     return write_info(path, game_name, num_players, False, model.policy.activation_fn, extra)
 
 
-def read_weights(path, info) -> dict:
-    """The policy's tensors from a checkpoint, read without unpickling any Python object."""
+def read_weights(path, policy_only) -> dict:
+    """The policy's tensors from a checkpoint (a ``torch.save`` of them with
+    ``policy_only``, else an SB3 model zip), read without unpickling any Python object."""
     import torch
 
     if not zipfile.is_zipfile(path):
@@ -146,7 +147,7 @@ def read_weights(path, info) -> dict:
             "a zip archive, as torch.save and SB3's model.save write it)"
         )
     try:
-        if info.get("policy_only"):
+        if policy_only:
             return torch.load(path, map_location="cpu", weights_only=True)
         with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as member:
             return torch.load(member, map_location="cpu", weights_only=True)
@@ -216,7 +217,7 @@ def load_policy(path, trusted=False):
     info = checkpoint_info(path)
     game = heist_envs.get_game(info["game"])
     try:
-        weights = read_weights(path, info)
+        weights = read_weights(path, info.get("policy_only"))
     except GameRecordError:
         if not trusted:
             raise

@@ -11,8 +11,9 @@ the heuristic agent. Every ``--eval-every`` iterations (and at the end) the run 
 checkpoint and plays it against the heuristic in the arena.
 
 Writes to ``--out``: ``metrics.csv`` (one row per iteration), ``eval.csv`` (win rate vs the
-heuristic with its 95% interval), ``checkpoints/iter_NNNN`` (RLlib checkpoints that
-``make_agent("rllib", game, checkpoint=...)`` plays), ``final`` (the last one) and
+heuristic with its 95% interval), ``checkpoints/iter_NNNN`` (RLlib checkpoints, each with the
+weights-only export that ``make_agent("rllib", game, checkpoint=...)`` plays without
+unpickling: ``heist.json`` and ``weights/<module>.pt``), ``final`` (the last one) and
 ``learning_curve.png``. Needs the ``rllib`` extra.
 """
 
@@ -195,11 +196,8 @@ def build_config(args, game):
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
 
-    from agents.rllib import AgentRLModule
+    from agents.rllib import AgentRLModule, trained_module_spec
     from heist_envs.integrations.rllib import (
         HeistMultiAgentEnv,
         observation_space,
@@ -212,11 +210,7 @@ def build_config(args, game):
         "action_space": gym.spaces.Discrete(game.num_actions),
     }
     trained = trained_policies(game, args.players)
-    model = {"fcnet_hiddens": args.hidden, "fcnet_activation": "tanh", "head_fcnet_hiddens": []}
-    specs = {
-        p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model, **spaces)
-        for p in trained
-    }
+    specs = {p: trained_module_spec(game, args.hidden) for p in trained}
     specs[HEURISTIC] = RLModuleSpec(
         module_class=AgentRLModule,
         model_config={"game": game.name, "agent": HEURISTIC, "seed": args.seed},
@@ -368,7 +362,7 @@ def train(args):
     import ray
     from tqdm import tqdm
 
-    from agents.rllib import write_checkpoint_info
+    from agents.rllib import write_checkpoint_info, write_weights
     from heist_envs.integrations.rllib import seat_policies
 
     game = heist_envs.get_game(args.game)
@@ -400,11 +394,13 @@ def train(args):
             if iteration % args.eval_every == 0 or iteration == args.iterations:
                 checkpoint = args.out / "checkpoints" / f"iter_{iteration:04d}"
                 algo.save_to_path(checkpoint.resolve())
+                write_weights(checkpoint, {p: algo.get_module(p) for p in trained})
                 write_checkpoint_info(
                     checkpoint,
                     game.name,
                     args.players,
                     seat_policies(game, args.players),
+                    args.hidden,
                     iteration=iteration,
                     env_steps=row["env_steps"],
                 )

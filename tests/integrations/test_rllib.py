@@ -2,6 +2,8 @@
 episode, the league maps seats to modules, bad input fails fast with one line, and (slow) a
 tiny self-play run trains, checkpoints and exports a policy that plays in the arena."""
 
+import json
+import os
 import time
 from types import SimpleNamespace
 
@@ -150,6 +152,7 @@ def test_a_short_self_play_run_trains_checkpoints_and_exports_a_playable_agent(t
     # (one or two episodes) sometimes left a side untrained.
     for policy in ("bank", "robbers"):
         first = load_module(str(out / "checkpoints" / "iter_0001"), policy).state_dict()
+        assert (out / "final" / "weights" / f"{policy}.pt").is_file()
         final = load_module(str(out / "final"), policy).state_dict()
         assert any(not np.array_equal(first[k], final[k]) for k in final)
     # the exported policy plays every seat in the arena, with Ray shut down
@@ -173,8 +176,108 @@ def test_the_rllib_agent_refuses_a_folder_that_is_not_a_checkpoint_for_its_game(
 
     with pytest.raises(GameRecordError, match="heist.json is missing"):
         make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
-    write_checkpoint_info(tmp_path, "toits_de_paris", 4, ["main"] * 4)
+    write_checkpoint_info(tmp_path, "toits_de_paris", 4, ["main"] * 4, [16])
     with pytest.raises(GameRecordError, match="trained for toits_de_paris with 4 players"):
         make_agent("rllib", "art_robbery", checkpoint=str(tmp_path))
     with pytest.raises(ValueError, match="needs checkpoint=PATH"):
         make_agent("rllib", "art_robbery")
+
+
+class Payload:
+    """Pickles as a call that creates a folder: loading it must not run it."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (os.makedirs, (self.marker,))
+
+
+def tiny_checkpoint(folder, payload_marker=None, export=True):
+    """A checkpoint folder of heist train --backend rllib for Art Robbery at 3 players: its
+    heist.json, the weights-only export of a fresh module (``export``), and RLlib's pickled
+    module files holding ``Payload(payload_marker)`` where one is given."""
+    import pickle
+
+    import torch
+
+    from agents.rllib import MODULES_DIR, trained_module_spec, write_checkpoint_info, write_weights
+
+    game = heist_envs.get_game("art_robbery")
+    folder.mkdir(exist_ok=True)
+    write_checkpoint_info(folder, game.name, 3, seat_policies(game, 3), hidden=[16])
+    module = trained_module_spec(game, [16]).build()
+    if export:
+        write_weights(folder, {"main": module})
+    if payload_marker is not None:
+        pickled = folder / MODULES_DIR / "main"
+        pickled.mkdir(parents=True)
+        for name in ("class_and_ctor_args.pkl", "module_state.pkl"):
+            (pickled / name).write_bytes(pickle.dumps(Payload(payload_marker)))
+    return module, torch
+
+
+def test_an_rllib_checkpoint_is_not_unpickled_unless_trusted(tmp_path, capsys):
+    """Issue 29 item 1: RLModule.from_checkpoint unpickled the module files, so a checkpoint
+    folder could run any code (here: create a folder) when an agent was made from it."""
+    from agents.registry import make_agent
+    from heist_envs.core.errors import GameRecordError
+
+    marker = tmp_path / "ran"
+    folder = tmp_path / "checkpoint"
+    tiny_checkpoint(folder, payload_marker=marker, export=False)
+    with pytest.raises(GameRecordError, match="if you trust its source, load it with trusted=True"):
+        make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(folder))
+    with pytest.raises(SystemExit):
+        heist(
+            ["arena", "art_robbery", "--players", "3", "--games", "1", "--workers", "1"]
+            + ["--agents", f"rllib:checkpoint={folder}", "random", "--no-progress"]
+        )
+    assert "trusted=True" in capsys.readouterr().err
+    assert not marker.exists()
+
+
+def test_the_weights_only_export_plays_without_unpickling(tmp_path):
+    """What heist train --backend rllib writes beside RLlib's files (weights/<module>.pt) is
+    read with torch.load(weights_only=True); RLlib's pickled files are never opened."""
+    from ray.rllib.core.columns import Columns
+
+    from agents.registry import make_agent
+
+    marker = tmp_path / "ran"
+    module, torch = tiny_checkpoint(tmp_path, payload_marker=marker)
+    agent = make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
+    env = heist_envs.make("art_robbery", num_players=3)
+    env.reset(seed=4)
+    observation = env.last()[0]
+    batch = {
+        Columns.OBS: {
+            "observations": torch.as_tensor(observation["observation"])[None],
+            "action_mask": torch.as_tensor(observation["action_mask"], dtype=torch.float32)[None],
+        }
+    }
+    with torch.no_grad():
+        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+    assert agent.act(observation["observation"], observation["action_mask"]) == int(logits.argmax())
+    assert not marker.exists()
+
+
+def test_a_tampered_weights_export_is_refused_in_one_line(tmp_path):
+    from agents.registry import make_agent
+    from heist_envs.core.errors import GameRecordError
+
+    marker = tmp_path / "ran"
+    _, torch = tiny_checkpoint(tmp_path)
+    torch.save({"x": Payload(marker)}, tmp_path / "weights" / "main.pt")
+    with pytest.raises(GameRecordError, match="pickled Python objects"):
+        make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
+    assert not marker.exists()
+    info = json.loads((tmp_path / "heist.json").read_text())
+    for key, value, message in [
+        ("seat_policies", ["../x"] * 3, "'seat_policies' must be \\['main', 'main', 'main'\\]"),
+        ("hidden", [16, -1], "'hidden' must be a list of positive layer widths"),
+        ("num_players", "3", "'num_players' must be a player count 2 to 5"),
+    ]:
+        (tmp_path / "heist.json").write_text(json.dumps({**info, key: value}))
+        with pytest.raises(GameRecordError, match=message):
+            make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
