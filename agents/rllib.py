@@ -57,6 +57,7 @@ def trained_module_spec(game: Game, hidden) -> RLModuleSpec:
             "fcnet_hiddens": hidden,
             "fcnet_activation": "tanh",
             "head_fcnet_hiddens": [],
+            "vf_share_layers": False,  # as PPO builds it: the critic has its own encoder
         },
     )
 
@@ -74,13 +75,15 @@ def write_checkpoint_info(checkpoint, game_name, num_players, seat_policies, hid
     (Path(checkpoint) / INFO_FILE).write_text(json.dumps(info, indent=1) + "\n")
 
 
-def write_weights(checkpoint, modules):
-    """The weights-only export: each module's ``state_dict`` (tensors alone) as
-    ``weights/<module id>.pt`` in the checkpoint folder."""
+def write_weights(checkpoint, states):
+    """The weights-only export: each module's state (``{module id: {name: array}}``, as
+    ``get_state`` gives it) as tensors alone, in ``weights/<module id>.pt`` of the checkpoint
+    folder."""
     folder = Path(checkpoint) / WEIGHTS_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    for module_id, module in modules.items():
-        torch.save(module.state_dict(), folder / f"{module_id}.pt")
+    for module_id, state in states.items():
+        tensors = {name: torch.as_tensor(value) for name, value in state.items()}
+        torch.save(tensors, folder / f"{module_id}.pt")
 
 
 def checkpoint_info(checkpoint) -> dict:

@@ -226,7 +226,13 @@ def build_config(args, game):
         .environment(
             HeistMultiAgentEnv, env_config={"game": game.name, "num_players": args.players}
         )
-        .env_runners(num_env_runners=args.env_runners, rollout_fragment_length="auto")
+        # no sample timeout: RLlib discards the episodes of a runner slower than it (60 s by
+        # default; a loaded cluster node is), which left iterations with no steps counted
+        .env_runners(
+            num_env_runners=args.env_runners,
+            rollout_fragment_length="auto",
+            sample_timeout_s=None,
+        )
         .multi_agent(policies=set(specs), policy_mapping_fn=league, policies_to_train=trained)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(
@@ -276,6 +282,14 @@ def add_snapshot(algo, league, trained, iteration, pool_size) -> League:
     return new_league
 
 
+def learner_states(algo, trained) -> dict:
+    """Each trained module's full state (the value head too) from the learner; the env
+    runners hold inference-only copies."""
+    components = [f"learner/rl_module/{policy}" for policy in trained]
+    modules = algo.learner_group.get_state(components=components)["learner"]["rl_module"]
+    return {policy: modules[policy] for policy in trained}
+
+
 def evaluate(checkpoint, args, seed) -> dict:
     """The checkpoint's win rate against the heuristic in the arena, with its interval."""
     from agents.arena import Entrant, tournament
@@ -295,6 +309,9 @@ def evaluate(checkpoint, args, seed) -> dict:
 
 
 def metrics_row(iteration, result, trained, elapsed, league) -> dict:
+    """One ``metrics.csv`` row from a training result: RLlib's counts summed over the env
+    runners, the league's rewards, each seat's mean return (a shared policy's episode return
+    is the sum over seats, the same every game) and each trained policy's entropy."""
     runners = result.get("env_runners", {})
     learners = result.get("learners", {})
     row = {
@@ -308,6 +325,9 @@ def metrics_row(iteration, result, trained, elapsed, league) -> dict:
     }
     for kind in (HEURISTIC, "snapshot"):
         row[f"reward_vs_{kind}"] = round(runners.get(f"reward_vs_{kind}", float("nan")), 4)
+    seat_returns = runners.get("agent_episode_returns_mean", {})
+    for agent in league.agents:
+        row[f"{agent}_return_mean"] = round(float(seat_returns.get(agent, float("nan"))), 4)
     for policy in trained:
         entropy = learners.get(policy, {}).get("entropy", float("nan"))
         row[f"{policy}_entropy"] = round(float(entropy), 4)
@@ -394,7 +414,7 @@ def train(args):
             if iteration % args.eval_every == 0 or iteration == args.iterations:
                 checkpoint = args.out / "checkpoints" / f"iter_{iteration:04d}"
                 algo.save_to_path(checkpoint.resolve())
-                write_weights(checkpoint, {p: algo.get_module(p) for p in trained})
+                write_weights(checkpoint, learner_states(algo, trained))
                 write_checkpoint_info(
                     checkpoint,
                     game.name,

@@ -208,7 +208,7 @@ def tiny_checkpoint(folder, payload_marker=None, export=True):
     write_checkpoint_info(folder, game.name, 3, seat_policies(game, 3), hidden=[16])
     module = trained_module_spec(game, [16]).build()
     if export:
-        write_weights(folder, {"main": module})
+        write_weights(folder, {"main": module.get_state()})
     if payload_marker is not None:
         pickled = folder / MODULES_DIR / "main"
         pickled.mkdir(parents=True)
@@ -281,3 +281,53 @@ def test_a_tampered_weights_export_is_refused_in_one_line(tmp_path):
         (tmp_path / "heist.json").write_text(json.dumps({**info, key: value}))
         with pytest.raises(GameRecordError, match=message):
             make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
+
+
+def test_metrics_rows_have_each_seats_return():
+    """Issue 29 item 11: with one shared policy RLlib's episode return is the sum over seats,
+    a constant; each seat's return is logged too."""
+    from experiments.rllib_train import metrics_row
+
+    art = heist_envs.get_game("art_robbery")
+    league = League(tuple(art.agent_names(3)), tuple(seat_policies(art, 3)), tuple(art.teams(3)))
+    result = {
+        "env_runners": {
+            "num_env_steps_sampled_lifetime": 800,
+            "agent_episode_returns_mean": {"player_0": 1.0, "player_1": -1.0},
+        }
+    }
+    row = metrics_row(2, result, ["main"], 1.0, league)
+    assert row["env_steps"] == 800
+    assert row["player_0_return_mean"] == 1.0 and row["player_1_return_mean"] == -1.0
+    assert np.isnan(row["player_2_return_mean"])
+
+
+@pytest.mark.slow
+def test_metrics_count_the_steps_of_every_runner_even_a_slow_one(tmp_path, monkeypatch):
+    """Issue 29 item 11: on a loaded two-node cluster metrics.csv's first row had 0 env steps
+    and NaN rewards. RLlib drops the episodes of a runner slower than its sample timeout (60 s
+    by default); here every runner is slower than a timeout of 10 ms."""
+    import csv
+
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    configure = PPOConfig.__init__
+
+    def slow_runners(self, *args, **kwargs):
+        configure(self, *args, **kwargs)
+        self.sample_timeout_s = 0.01
+
+    monkeypatch.setattr(PPOConfig, "__init__", slow_runners)
+    out = tmp_path / "run"
+    heist(
+        ["train", "--backend", "rllib", "--game", "art_robbery", "--players", "3"]
+        + ["--iterations", "2", "--env-runners", "2", "--batch-size", "400"]
+        + ["--minibatch-size", "200", "--epochs", "1", "--hidden", "16", "--pool-size", "0"]
+        + ["--eval-every", "2", "--eval-games", "2", "--out", str(out), "--no-progress"]
+    )
+    with (out / "metrics.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(row["env_steps"]) >= 400 * k for k, row in enumerate(rows, 1)] == [True, True]
+    for row in rows:
+        returns = [float(row[f"player_{seat}_return_mean"]) for seat in range(3)]
+        assert all(np.isfinite(returns)), row
