@@ -30,6 +30,7 @@ from experiments.web.tables import (
     MAX_RECORD_BYTES,
     NoSuchTable,
     NotAllowed,
+    ServerFull,
     SessionStore,
     TableError,
     new_table,
@@ -66,9 +67,17 @@ async def read_json(request: Request, limit=64 << 10) -> dict:
         data = json.loads(await read_body(request, limit))
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise TableError("the request must be a JSON object") from None
+    except RecursionError:
+        raise TableError("the request must be a JSON object, not nested this deeply") from None
     if not isinstance(data, dict):
         raise TableError("the request must be a JSON object")
     return data
+
+
+def whole_number(text) -> bool:
+    """``text`` is written in the digits 0-9 (``str.isdigit`` also takes "²", which ``int``
+    refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_seat(table, text):
@@ -81,7 +90,7 @@ def parse_seat(table, text):
     names = table.env.possible_agents
     if text in names:
         return names.index(text)
-    if text.isdigit() and int(text) < len(names):
+    if whole_number(text) and int(text) < len(names):
         return int(text)
     raise TableError(f"unknown seat {text!r}; seats: spectator, {', '.join(names)}")
 
@@ -91,7 +100,16 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
     against DNS rebinding when served on loopback); None allows any."""
     store = store or SessionStore()
 
-    def session(request: Request) -> str:
+    def session(request: Request) -> str | None:
+        """The browser's session key, None for a client without one."""
+        return request.state.session
+
+    def own_session(request: Request) -> str:
+        """The browser's session, made now for a client without one: only a request that
+        makes a table starts a session, so cookie-less requests hold no room."""
+        if request.state.session is None:
+            request.state.session = store.new_session()
+            request.state.fresh = True
         return request.state.session
 
     async def index(request):
@@ -132,12 +150,12 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
     async def post_table(request):
         data = await read_json(request)
         table = await run_in_threadpool(create_table, data)
-        store.add(session(request), table)
+        store.add(own_session(request), table)
         return JSONResponse(table.summary())
 
     async def post_replay(request):
         table = await run_in_threadpool(replay_table, await read_body(request))
-        store.add(session(request), table)
+        store.add(own_session(request), table)
         return JSONResponse(table.summary())
 
     def table_of(request):
@@ -146,8 +164,11 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
     async def get_view(request):
         table = table_of(request)
         step = request.query_params.get("step", "")
-        if step and not step.isdigit():
-            raise TableError(f"step must be a whole number, got {step!r}")
+        if step and not whole_number(step):
+            raise TableError(
+                f"step must be a whole number 0 to {len(table.moves)} (the moves played), "
+                f"got {step!r}"
+            )
         seat = parse_seat(table, request.query_params.get("seat"))
         view = await locked(table, table.view, seat, int(step) if step else None)
         return JSONResponse(view)
@@ -176,15 +197,14 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         )
 
     async def sessions(request, call_next):
-        """Each browser gets a random session key in a cookie; its tables live under it."""
+        """A browser gets a random session key in a cookie when it makes its first table;
+        its tables live under it."""
         key = request.cookies.get(COOKIE)
-        fresh = not (key and store.known(key))
-        if fresh:
-            key = store.new_session()
-        request.state.session = key
+        request.state.session = key if key and store.known(key) else None
+        request.state.fresh = False
         response = await call_next(request)
-        if fresh:
-            response.set_cookie(COOKIE, key, httponly=True, samesite="strict")
+        if request.state.fresh:
+            response.set_cookie(COOKIE, request.state.session, httponly=True, samesite="strict")
         return response
 
     app = Starlette(
@@ -206,6 +226,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         ],
         exception_handlers={
             RequestTooLarge: lambda request, e: error(e, 413),
+            ServerFull: lambda request, e: error(e, 503),
             NotAllowed: lambda request, e: error(e, 403),
             NoSuchTable: lambda request, e: error(e, 404),
             ValueError: lambda request, e: error(e),

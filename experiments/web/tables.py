@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -208,16 +209,22 @@ def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
         raise TableError(f"unknown game {game_name!r}; games: {', '.join(heist_envs.game_names())}")
     env = heist_envs.make(game_name, num_players=num_players)
     names = env.possible_agents
-    players = list(players)
-    if len(players) != len(names):
-        raise TableError(f"give a player for each of the {len(names)} seats ({', '.join(names)})")
+    if not isinstance(players, (list, tuple)) or len(players) != len(names):
+        raise TableError(
+            f"players must be a list with a player for each of the {len(names)} seats "
+            f"({', '.join(names)}), got {players!r:.80}"
+        )
     choices = [HUMAN, *ready_agent_names()]
     for k, who in enumerate(players):
-        if who not in choices:
+        if not isinstance(who, str) or who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
+    players = list(players)
     seed = normalize_seed(seed)
+    count = env.num_players
     agents = [
-        None if who == HUMAN else make_agent(who, game_name, seed=agent_seed(seed, k))
+        None
+        if who == HUMAN
+        else make_agent(who, game_name, seed=agent_seed(seed, k), num_players=count)
         for k, who in enumerate(players)
     ]
     env.reset(seed=seed)
@@ -254,26 +261,49 @@ def replay_table(text) -> Table:
 # Sessions -----------------------------------------------------------------------------------
 
 
-class SessionStore:
-    """Tables per browser session, in memory; the oldest go first beyond the limits."""
+class ServerFull(TableError):
+    """No room for another browser session: every session held is in use."""
 
-    def __init__(self, max_sessions=256, max_tables=16):
+
+class SessionStore:
+    """Tables per browser session, in memory, within limits: a session keeps its newest
+    ``max_tables`` tables, and a new session takes the place of the one idle the longest
+    only once that one has been idle for ``idle_seconds``; before, a new session is
+    refused (:class:`ServerFull`). Other clients can so never push out a table in use."""
+
+    def __init__(self, max_sessions=256, max_tables=16, idle_seconds=30 * 60, clock=time.monotonic):
         self.max_sessions = max_sessions
         self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self._sessions: OrderedDict[str, OrderedDict[str, Table]] = OrderedDict()
+        self._last_used: dict[str, float] = {}  # session -> when it was last used (clock)
         self._lock = threading.Lock()
 
     def new_session(self) -> str:
         key = secrets.token_urlsafe(24)
         with self._lock:
+            if len(self._sessions) >= self.max_sessions:
+                oldest = next(iter(self._sessions))
+                idle = self.clock() - self._last_used[oldest]
+                if idle < self.idle_seconds:
+                    raise ServerFull(
+                        f"the server holds {self.max_sessions} browser sessions in use; "
+                        f"try again once one has been idle for {self.idle_seconds} s"
+                    )
+                del self._sessions[oldest], self._last_used[oldest]
             self._sessions[key] = OrderedDict()
-            while len(self._sessions) > self.max_sessions:
-                self._sessions.popitem(last=False)
+            self._last_used[key] = self.clock()
         return key
 
     def known(self, key) -> bool:
         with self._lock:
             return key in self._sessions
+
+    def _use(self, key):
+        """Mark session ``key`` (held, and the lock taken) as just used."""
+        self._sessions.move_to_end(key)
+        self._last_used[key] = self.clock()
 
     def tables(self, key) -> list[Table]:
         with self._lock:
@@ -281,8 +311,10 @@ class SessionStore:
 
     def add(self, key, table: Table):
         with self._lock:
-            tables = self._sessions.setdefault(key, OrderedDict())
-            self._sessions.move_to_end(key)
+            if key not in self._sessions:
+                raise NoSuchTable("this browser session has expired; reload the page")
+            tables = self._sessions[key]
+            self._use(key)
             tables[table.id] = table
             while len(tables) > self.max_tables:
                 tables.popitem(last=False)
@@ -291,7 +323,7 @@ class SessionStore:
         with self._lock:
             table = self._sessions.get(key, {}).get(table_id)
             if key in self._sessions:
-                self._sessions.move_to_end(key)
+                self._use(key)
         if table is None:
             raise NoSuchTable("no such table in this browser session (it may have expired)")
         return table

@@ -168,6 +168,46 @@ def test_bad_setups_get_a_message(client):
     assert client.request("/api/tables")[1] == []
 
 
+def test_a_request_nested_too_deeply_is_refused(client):
+    nested = b'{"game": ' + b"[" * 30_000 + b"]" * 30_000 + b"}"
+    status, answer = client.request("/api/tables", nested)
+    assert status == 400 and "nested" in answer["error"]
+
+
+@pytest.mark.parametrize("players", [None, 5])
+def test_players_that_are_not_a_list_get_a_message(client, players):
+    body = {"game": "art_robbery", "num_players": 2, "players": players}
+    status, answer = client.request("/api/tables", body)
+    assert status == 400
+    assert answer["error"] == (
+        "players must be a list with a player for each of the 2 seats (player_0, player_1), "
+        f"got {players!r}"
+    )
+
+
+@pytest.mark.parametrize("param", ["step", "seat"])
+@pytest.mark.parametrize("value", ["\u00b2", "-1", "1.5"])
+def test_a_step_or_seat_that_is_not_a_whole_number_is_named(client, param, value):
+    table = client.new_table()
+    status, answer = client.view(table, **{param: value})
+    assert status == 400
+    allowed = {
+        "step": "step must be a whole number 0 to 0 (the moves played)",
+        "seat": "unknown seat",
+    }
+    assert answer["error"].startswith(allowed[param]) and repr(value) in answer["error"]
+
+
+def test_a_table_in_play_survives_other_clients_requests(client, server):
+    """Requests without a cookie make no session, so they cannot push out a table in use
+    (before, each made one and the 256 newest were kept)."""
+    table = client.new_table()
+    for _ in range(256):
+        assert raw_get(server, "/api/tables")[0] == 200
+    assert client.view(table)[0] == 200
+    assert "set-cookie" not in urllib.request.urlopen(server + "/api/setup").headers
+
+
 def played_record(client, game="toits_de_paris", moves=30):
     table = client.new_table(game, players=("random", "random"), seed=3)
     for _ in range(moves):
