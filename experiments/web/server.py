@@ -18,12 +18,13 @@ from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import heist_envs
 from agents.registry import ready_agent_names
+from experiments.docs import DOCS
 from experiments.web.tables import (
     DEFAULT_SEAT,
     HUMAN,
@@ -39,6 +40,10 @@ from experiments.web.tables import (
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "heist_session"
+RULES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}: rules</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="rules-page"><main>{body}</main></body></html>"""
 
 
 class RequestTooLarge(TableError):
@@ -114,6 +119,23 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
+
+    async def favicon(request):
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    async def rules_page(request):
+        """A game's rules page, docs/games/<game>.md, as HTML (the Markdown is the project's
+        own, so its HTML comments are kept as comments)."""
+        from markdown_it import MarkdownIt
+
+        name = request.path_params["game"]
+        if name not in heist_envs.game_names():
+            return error(f"no game {name!r}; games: {', '.join(heist_envs.game_names())}", 404)
+        path = DOCS / "games" / f"{name}.md"
+        if not path.is_file():
+            return error(f"no rules page at {path} (it comes with the repository's docs)", 404)
+        body = MarkdownIt("commonmark").enable("table").render(path.read_text(encoding="utf-8"))
+        return HTMLResponse(RULES_PAGE.format(title=heist_envs.get_game(name).title, body=body))
 
     async def setup(request):
         games = []
@@ -210,6 +232,8 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
+            Route("/rules/{game}", rules_page),
             Route("/api/setup", setup),
             Route("/api/tables", list_tables),
             Route("/api/tables", post_table, methods=["POST"]),

@@ -16,8 +16,6 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-import numpy as np
-
 import heist_envs
 from agents.arena import agent_seed
 from agents.base import InfoSet
@@ -73,6 +71,9 @@ class Table:
         return self.env.terminations[agent] or self.env.truncations[agent]
 
     def human_seats(self) -> list[int]:
+        """The seats the browser's person plays (none in a replay, whoever played them)."""
+        if self.mode != "play":
+            return []
         return [k for k, who in enumerate(self.players) if who == HUMAN]
 
     def actor(self) -> int | None:
@@ -96,7 +97,7 @@ class Table:
         actor = self.actor()
         if actor is None:
             raise TableError("the game is over")
-        if self.players[actor] != HUMAN:
+        if actor not in self.human_seats():
             raise TableError(f"{self.env.agent_selection} is played by {self.players[actor]}")
         try:
             self._step(actor, action)
@@ -182,22 +183,21 @@ class Table:
         }
 
     def outcome(self) -> dict:
+        """The rewards, and who won and why (the game's score breakdown)."""
         names = self.env.possible_agents
-        scores = self.game.scores(self.env.state_record)
         return {
             "rewards": [float(self.env.rewards[a]) for a in names],
             "truncated": any(self.env.truncations[a] for a in names),
-            "scores": {key: _plain(values) for key, values in scores.items()},
+            "breakdown": self.game.score_breakdown(self.env.state_record),
         }
 
     def record_json(self) -> str:
+        """The game record, with who played each seat."""
         if self.mode == "play" and not self.over:
             raise NotAllowed("a game you play can be downloaded once it is over")
-        return self.env.game_record().to_json()
-
-
-def _plain(values):
-    return np.asarray(values).tolist()
+        record = self.env.game_record()
+        record.players = self.players
+        return record.to_json()
 
 
 # Making tables ------------------------------------------------------------------------------
@@ -250,7 +250,9 @@ def replay_table(text) -> Table:
     record.replay()  # every check of the Python API, before anything is kept
     env = heist_envs.make(record.game, num_players=record.num_players)
     env.reset(seed=record.seed, options=record.options)
-    table = Table(secrets.token_urlsafe(8), "replay", env, ["record"] * len(env.possible_agents))
+    seats = len(env.possible_agents)
+    players = record.players if record.players and len(record.players) == seats else None
+    table = Table(secrets.token_urlsafe(8), "replay", env, players or ["record"] * seats)
     table.agents = [None] * len(env.possible_agents)
     table._snapshot()
     for action in record.actions:

@@ -16,6 +16,7 @@ STATE_FORMAT = "heist-envs/state"
 FORMAT_VERSION = 1
 #: The longest game record text accepted (characters); real records are far shorter.
 MAX_RECORD_CHARS = 1 << 25
+MAX_PLAYER_LABELS, MAX_PLAYER_LABEL = 16, 100  # a record's optional seat labels
 
 
 def state_dict(game: Game, state) -> dict:
@@ -91,6 +92,8 @@ class GameRecord:
     seed: int
     options: dict = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
+    #: who played each seat (agent names), for people: a replay labels the seats with them
+    players: list[str] | None = None
 
     def __post_init__(self):
         """Check the field types, so that a bad record fails here with a clear message."""
@@ -106,9 +109,20 @@ class GameRecord:
             isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in self.actions
         ):
             raise GameRecordError("game record 'actions' must be a list of integers")
+        if self.players is not None and not (
+            isinstance(self.players, list)
+            and len(self.players) <= MAX_PLAYER_LABELS
+            and all(isinstance(p, str) and len(p) <= MAX_PLAYER_LABEL for p in self.players)
+        ):
+            raise GameRecordError(
+                f"game record 'players' must be a list of at most {MAX_PLAYER_LABELS} names "
+                f"of at most {MAX_PLAYER_LABEL} characters"
+            )
 
     def to_json(self) -> str:
         data = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, **asdict(self)}
+        if self.players is None:
+            del data["players"]
         return json.dumps(plain(data))
 
     @classmethod
@@ -132,7 +146,12 @@ class GameRecord:
         if missing:
             raise GameRecordError(f"game record lacks {missing}")
         return cls(
-            data["game"], data["num_players"], data["seed"], data["options"], data["actions"]
+            data["game"],
+            data["num_players"],
+            data["seed"],
+            data["options"],
+            data["actions"],
+            data.get("players"),
         )
 
     def replay(self, **env_kwargs):

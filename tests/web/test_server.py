@@ -1,6 +1,7 @@
 """The web table's HTTP API on a live ``heist serve``: static files only from its folder,
 moves and records checked as the Python API checks them, nothing hidden sent to a player."""
 
+import html
 import http.client
 import json
 import urllib.error
@@ -99,6 +100,17 @@ def test_the_page_and_its_static_files_are_served(server):
     assert raw_get(server, "/")[0] == 200
     status, body = raw_get(server, "/static/app.js")
     assert status == 200 and b"drawTable" in body
+
+
+def test_the_favicon_and_each_games_rules_page_are_served(server):
+    status, body = raw_get(server, "/favicon.ico")
+    assert status == 200 and body.startswith(b"<svg")
+    for name in heist_envs.game_names():
+        status, body = raw_get(server, f"/rules/{name}")
+        title = heist_envs.get_game(name).title
+        assert status == 200 and f"<h1>{title}" in html.unescape(body.decode()), body[:200]
+    assert raw_get(server, "/rules/chess")[0] == 404
+    assert raw_get(server, "/rules/..%2fREADME")[0] == 404
 
 
 def test_requests_for_other_host_names_are_refused(server):

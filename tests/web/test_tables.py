@@ -1,5 +1,7 @@
 """Tables and sessions without the HTTP layer."""
 
+import json
+
 import pytest
 
 from experiments.web.tables import (
@@ -11,6 +13,8 @@ from experiments.web.tables import (
     new_table,
     replay_table,
 )
+from heist_envs.core.errors import GameRecordError
+from heist_envs.core.record import GameRecord
 
 
 class Clock:
@@ -98,3 +102,17 @@ def test_while_you_play_other_views_and_the_record_wait_for_the_end():
             table.advance()
     assert table.view(None)["outcome"]["rewards"]
     assert table.record_json()
+
+
+def test_a_downloaded_record_names_who_played_and_its_replay_shows_them():
+    table = new_table("toits_de_paris", 2, ["heuristic", "random"], seed=1)
+    for _ in range(5):
+        table.advance()
+    text = table.record_json()
+    assert GameRecord.from_json(text).players == ["heuristic", "random"]
+    replay = replay_table(text.encode())
+    assert replay.players == ["heuristic", "random"] and replay.human_seats() == []
+    assert "players" not in json.loads(table.env.game_record().to_json())  # optional
+    for players in ("random", [1, 2], ["x" * 101]):
+        with pytest.raises(GameRecordError, match="'players' must be a list"):
+            GameRecord.from_json(json.dumps({**json.loads(text), "players": players}))
