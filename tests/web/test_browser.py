@@ -269,6 +269,9 @@ def test_thiefs_market_cards_say_what_they_do(page):
         name = card.locator("b").text_content()
         assert texts[name] in card.get_attribute("title")
         assert card.locator(".effect").text_content() == texts[name]
+    for width in (1024, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page_fits(page), f"the page does not fit {width} px"
 
 
 def test_a_replay_labels_the_seats_with_the_agents_that_played(page, tmp_path):
