@@ -1,7 +1,8 @@
 """The web table's HTTP server (Starlette): the page, its static files and a small JSON API.
 
 ``heist serve`` runs it with uvicorn on 127.0.0.1 unless told otherwise. Only files inside
-``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), every move
+``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), besides each
+game's rules page (``/rules/<game>``: ``docs/games/<game>.md`` as HTML), every move
 and uploaded record goes through the Python API's checks, and uploads are read as JSON text
 only, up to ``MAX_RECORD_BYTES``.
 """
