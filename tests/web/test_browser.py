@@ -243,6 +243,12 @@ def test_the_end_of_a_game_says_who_won_and_why(page, game, screenshots):
     winners = page.locator("#outcome th.winner").all_text_contents()
     assert winners and all(w.removeprefix("★ ") in status or "robber" in w for w in winners)
     assert page.locator("#pace-controls").is_hidden() and page.locator("#download").is_visible()
+    board = page.text_content("#board")
+    assert "GAME_OVER" not in board and "game over" in board  # phases named for people
+    if game == "how_to_rob_a_bank":
+        assert "s0-s11" in page.text_content("#board dl.legend")
+    if game == "art_robbery":
+        assert ": take " in page.get_attribute("#board .card.art >> nth=0", "title")
     assert page.get_attribute("#rules", "href") == f"/rules/{game}"
     assert f"{steps} moves, over" in page.locator("#tables option:checked").text_content()
     for width in (1024, 1920):
