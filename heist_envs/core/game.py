@@ -65,6 +65,8 @@ class Game:
     - ``action_name(action, s=None)``: a readable name, more specific when a state is given.
     - ``render(s, seat=None)``: the table as text from ``seat``'s view (None: spectator).
     - ``scores(s)``: a dict of per-seat results (scores, tie-breakers) for ``infos``.
+    - ``score_breakdown(s)``: who won a finished game and why, for people: the scoring parts,
+      the winners and a sentence (:mod:`heist_envs.core.breakdown`).
     - ``teams(num_players)``: each seat's team; seats of a team share one outcome (default:
       every seat on its own).
     - ``validate(s)``: raise :class:`InvalidStateError` unless every field of ``s`` lies in
@@ -95,6 +97,7 @@ class Game:
     render: Callable
     scores: Callable
     validate: Callable
+    score_breakdown: Callable
     agent_names: Callable[[int], list[str]] = field(
         default=lambda n: [f"player_{i}" for i in range(n)]
     )

@@ -16,15 +16,16 @@ STATE_FORMAT = "heist-envs/state"
 FORMAT_VERSION = 1
 #: The longest game record text accepted (characters); real records are far shorter.
 MAX_RECORD_CHARS = 1 << 25
+MAX_PLAYER_LABELS, MAX_PLAYER_LABEL = 16, 100  # a record's optional seat labels
 
 
 #: the keys of a saved state: required ones, then those that may be left out
 STATE_KEYS = ("format", "version", "game", "fields")
 STATE_OPTIONAL_KEYS = ("agent_selection", "illegal_agent")
-#: the keys of a game record: required ones, then those that may be left out (older records
-#: have no ``illegal_action``: they were played in the default mode, "raise")
+#: the keys of a game record: required ones, then those that may be left out (a record
+#: without ``illegal_action`` was played in the default mode, "raise")
 RECORD_KEYS = ("format", "version", "game", "num_players", "seed", "options", "actions")
-RECORD_OPTIONAL_KEYS = ("illegal_action",)
+RECORD_OPTIONAL_KEYS = ("players", "illegal_action")
 
 
 def state_dict(game: Game, state, agent_selection=None, illegal_agent=None) -> dict:
@@ -118,6 +119,8 @@ class GameRecord:
     seed: int
     options: dict = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
+    #: who played each seat (agent names), for people: a replay labels the seats with them
+    players: list[str] | None = None
     #: the env's ``illegal_action`` mode: with "terminate" the last action may be the illegal
     #: one that ended the game
     illegal_action: str = "raise"
@@ -136,6 +139,15 @@ class GameRecord:
             isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in self.actions
         ):
             raise GameRecordError("game record 'actions' must be a list of integers")
+        if self.players is not None and not (
+            isinstance(self.players, list)
+            and len(self.players) <= MAX_PLAYER_LABELS
+            and all(isinstance(p, str) and len(p) <= MAX_PLAYER_LABEL for p in self.players)
+        ):
+            raise GameRecordError(
+                f"game record 'players' must be a list of at most {MAX_PLAYER_LABELS} names "
+                f"of at most {MAX_PLAYER_LABEL} characters"
+            )
         if not isinstance(self.illegal_action, str):
             raise GameRecordError(
                 f"game record 'illegal_action' must be a mode name, got {self.illegal_action!r:.80}"
@@ -147,6 +159,8 @@ class GameRecord:
 
     def to_json(self) -> str:
         data = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, **asdict(self)}
+        if self.players is None:
+            del data["players"]
         return json.dumps(plain(data))
 
     @classmethod
