@@ -195,26 +195,27 @@ class Payload:
 
 def tiny_checkpoint(folder, payload_marker=None, export=True):
     """A checkpoint folder of heist train --backend rllib for Art Robbery at 3 players: its
-    heist.json, the weights-only export of a fresh module (``export``), and RLlib's pickled
-    module files holding ``Payload(payload_marker)`` where one is given."""
+    heist.json, the weights-only export of a fresh module (``export``; returned), and
+    RLlib's pickled module files holding ``Payload(payload_marker)`` where one is given."""
     import pickle
 
-    import torch
-
-    from agents.rllib import MODULES_DIR, trained_module_spec, write_checkpoint_info, write_weights
+    from agents.rllib import MODULES_DIR, write_checkpoint_info
 
     game = heist_envs.get_game("art_robbery")
     folder.mkdir(exist_ok=True)
     write_checkpoint_info(folder, game.name, 3, seat_policies(game, 3), hidden=[16])
-    module = trained_module_spec(game, [16]).build()
-    if export:
-        write_weights(folder, {"main": module.get_state()})
     if payload_marker is not None:
         pickled = folder / MODULES_DIR / "main"
         pickled.mkdir(parents=True)
         for name in ("class_and_ctor_args.pkl", "module_state.pkl"):
             (pickled / name).write_bytes(pickle.dumps(Payload(payload_marker)))
-    return module, torch
+    if export:
+        from agents.rllib import trained_module_spec, write_weights
+
+        module = trained_module_spec(game, [16]).build()
+        write_weights(folder, {"main": module.get_state()})
+        return module
+    return None
 
 
 def test_an_rllib_checkpoint_is_not_unpickled_unless_trusted(tmp_path, capsys):
@@ -245,7 +246,9 @@ def test_the_weights_only_export_plays_without_unpickling(tmp_path):
     from agents.registry import make_agent
 
     marker = tmp_path / "ran"
-    module, torch = tiny_checkpoint(tmp_path, payload_marker=marker)
+    import torch
+
+    module = tiny_checkpoint(tmp_path, payload_marker=marker)
     agent = make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
     env = heist_envs.make("art_robbery", num_players=3)
     env.reset(seed=4)
@@ -267,7 +270,9 @@ def test_a_tampered_weights_export_is_refused_in_one_line(tmp_path):
     from heist_envs.core.errors import GameRecordError
 
     marker = tmp_path / "ran"
-    _, torch = tiny_checkpoint(tmp_path)
+    import torch
+
+    tiny_checkpoint(tmp_path)
     torch.save({"x": Payload(marker)}, tmp_path / "weights" / "main.pt")
     with pytest.raises(GameRecordError, match="pickled Python objects"):
         make_agent("rllib", "art_robbery", num_players=3, checkpoint=str(tmp_path))
