@@ -84,6 +84,7 @@ def test_metrics_are_reproducible_and_complete():
     assert sum(one["action_kind_rate"].values()) == pytest.approx(1.0)
     text = markdown([one])
     assert "## How to Rob a Bank" in text and "| random | 3 | 30 |" in text
+    assert "Rounds: at most 3 in a heist." in text
 
 
 def test_metrics_command_writes_json(tmp_path, capsys):
@@ -93,6 +94,13 @@ def test_metrics_command_writes_json(tmp_path, capsys):
     assert status == 0 and "branching factor" in text
     saved = json.loads(path.read_text())
     assert saved["games"] == 10 and saved["players"] == 2 and saved["agents"] == ["random"]
+
+
+def test_metrics_command_names_the_rounds_once(capsys):
+    argv = ["metrics", "thiefs_market", "--players", "3", "--games", "2", "--no-progress"]
+    status, text = run(argv, capsys)
+    assert status == 0 and " rounds (one Divide and one Purchase phase each)" in text
+    assert "rounds (rounds" not in text
 
 
 @pytest.mark.parametrize(
