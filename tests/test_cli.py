@@ -4,6 +4,7 @@ heist play driven through standard input."""
 import io
 import subprocess
 import sys
+import time
 import types
 
 import pytest
@@ -75,8 +76,23 @@ def test_demo(capsys):
     assert status == 0 and "Winner:" in text
 
 
-def test_docs_check_passes(capsys):
-    assert run(["docs", "--check"], capsys)[0] == 0
+def test_docs_check_passes_and_says_so(capsys):
+    status, text = run(["docs", "--check"], capsys)
+    assert status == 0 and text.endswith(
+        "/games/*.md are current: each matches its game's metadata\n"
+    )
+    assert text.count("\n") == 1
+
+
+def test_a_reader_that_leaves_early_ends_the_demo_quietly():
+    """`heist demo ... | head`: no BrokenPipeError traceback once the reader has gone."""
+    command = [sys.executable, "-m", "experiments.cli", "demo", "toits_de_paris", "--seed", "1"]
+    demo = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    demo.stdout.readline()
+    demo.stdout.close()
+    errors = demo.stderr.read()
+    assert demo.wait(timeout=120) == 141  # as if killed by SIGPIPE
+    assert errors == ""
 
 
 def test_arena_prints_and_writes(tmp_path, capsys):
@@ -175,14 +191,52 @@ def test_demo_and_play_print_a_seed_that_replays_the_game(monkeypatch, capsys):
     assert "Seed " in text and "replay this deal with --seed" in text
 
 
-def test_first_use_compilation_is_announced(monkeypatch, capsys):
+FRESH_KERNEL = """
+import numba as nb
+
+
+@nb.njit(cache=True)
+def add_one(x):
+    return x + 1
+"""
+
+
+def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
+    """A cache miss (here a cached function never compiled before) brings the notice."""
     from experiments import demo
 
-    monkeypatch.setattr(demo, "NOTICE_AFTER", 0.0)
-    status, text = run(["demo", "art_robbery", "--players", "2", "--seed", "1"], capsys)
-    assert status == 0
-    assert text.startswith("Compiling Art Robbery's rules (first use after installing")
-    assert "Compiled in" in text
+    (tmp_path / "fresh_kernel.py").write_text(FRESH_KERNEL)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from fresh_kernel import add_one
+
+    def compile_then_play(*args, **kwargs):
+        add_one(1)
+        return play(*args, **kwargs)
+
+    play = demo.play
+    monkeypatch.setattr(demo, "play", compile_then_play)
+    lines = []
+    demo.warm_up("art_robbery", 2, show=lines.append)
+    assert lines[0].startswith("Compiling Art Robbery's rules (first use after installing")
+    assert lines[1].startswith("Compiled in ") and len(lines) == 2
+
+
+def test_a_slow_start_without_compiling_is_not_announced(monkeypatch):
+    """Loading the kernels (compiled already here, as they would be from numba's cache) says
+    nothing, however long the first game takes."""
+    from experiments import demo
+
+    demo.warm_up("art_robbery", 2, show=lambda line: None)
+
+    def slow_play(*args, **kwargs):
+        time.sleep(1.5)
+        return play(*args, **kwargs)
+
+    play = demo.play
+    monkeypatch.setattr(demo, "play", slow_play)
+    lines = []
+    demo.warm_up("art_robbery", 2, show=lines.append)
+    assert lines == []
 
 
 def test_helps_say_what_the_commands_are(capsys):
