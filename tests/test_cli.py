@@ -103,6 +103,28 @@ def test_arena_prints_and_writes(tmp_path, capsys):
     assert {p.name for p in tmp_path.iterdir()} == {"games.csv", "summary.csv", "tournament.json"}
 
 
+def test_arena_counts_games_and_seat_games_apart(capsys):
+    """Two agents at a four-seat table each sit in every game and hold two seats of it."""
+    argv = ["arena", "art_robbery", "--agents", "random", "heuristic", "--games", "4"]
+    status, text = run([*argv, "--players", "4", "--workers", "1", "--no-progress"], capsys)
+    lines = text.splitlines()
+    assert status == 0 and "4 players, 4 games" in lines[0]
+    assert lines[1].split()[1:3] == ["games", "seat-games"]
+    for line in lines[2:4]:
+        assert line.split()[1:3] == ["4", "8"]
+
+
+def test_arena_progress_says_the_workers_are_starting(capsys):
+    """Until the first game is in, the bar says the workers load or compile the agents,
+    rather than a pace of one game in the whole start-up."""
+    argv = ["arena", "toits_de_paris", "--agents", "random", "heuristic", "--games", "8"]
+    status, text = run([*argv, "--players", "2", "--workers", "2"], capsys)
+    frames = [frame for frame in text.split("\r") if "toits_de_paris:" in frame]
+    assert status == 0 and "0/8" in frames[0]
+    assert "first game: loading or compiling the agents' code" in frames[0]
+    assert "8/8" in frames[-1] and "compiling" not in frames[-1]
+
+
 def test_arena_unknown_names_list_the_valid_ones(capsys):
     status, text = run(["arena", "art_robbery", "--agents", "random", "nobody"], capsys)
     assert status == 2 and "unknown agent 'nobody'" in text and "random" in text
