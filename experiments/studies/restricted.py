@@ -65,28 +65,16 @@ class RestrictedPlayResult:
         """The restricted agent's win rate minus the unrestricted one's (all sides)."""
         return self.win_rate() - self.win_rate(self.tournament.agents[1])
 
-    def effect_interval(self, side="all") -> tuple[float, float]:
-        """The 95% interval of the effect on ``side`` (a side name, or ``all``), from a
-        bootstrap over the games."""
-        names = [row["side"] for row in self.rows if row["agent"] == RESTRICTED]
-        if side not in names:
-            raise ValueError(f"no side {side!r}; sides: {', '.join(names)}")
-        index = None if side == "all" else names.index(side) - 1
-        wins_a, seats_a = held(self.tournament, 0, index)
-        wins_b, seats_b = held(self.tournament, 1, index)
-        return paired_difference_interval(wins_a, seats_a, wins_b, seats_b)
-
     @property
     def effects(self) -> pd.DataFrame:
-        """Per side: the effect of the restriction on the win rate, and its 95% interval."""
-        rates = self.frame.pivot(index="side", columns="agent", values="win_rate")
-        sides = self.frame.loc[self.frame["agent"] == RESTRICTED, "side"]
+        """Per side (``all`` first): the effect of the restriction on the win rate, with its
+        95% interval from a bootstrap over the games."""
+        sides = self.frame.loc[self.frame["agent"] == RESTRICTED, "side"].tolist()
         rows = []
-        for side in sides:
-            low, high = self.effect_interval(side)
-            effect = rates.loc[side, RESTRICTED] - rates.loc[side, self.tournament.agents[1]]
-            rows.append({"side": side, "effect": effect, "effect_low": low, "effect_high": high})
-        return pd.DataFrame(rows).set_index("side")
+        for k in range(len(sides)):  # all, then each side of a two-sided game
+            effect, low, high = win_rate_difference(self.tournament, side=None if k == 0 else k - 1)
+            rows.append({"effect": effect, "effect_low": low, "effect_high": high})
+        return pd.DataFrame(rows, index=pd.Index(sides, name="side"))
 
     def table(self) -> str:
         lines = [
@@ -161,6 +149,15 @@ def side_rows(result: TournamentResult) -> list[dict]:
                 }
             )
     return rows
+
+
+def win_rate_difference(result: TournamentResult, a=0, b=1, side=None):
+    """Entrant ``a``'s win rate minus entrant ``b``'s (on side ``side`` only, if given) in one
+    tournament, and the 95% interval of that difference: (difference, low, high)."""
+    wins_a, seats_a = held(result, a, side)
+    wins_b, seats_b = held(result, b, side)
+    difference = wins_a.sum() / seats_a.sum() - wins_b.sum() / seats_b.sum()
+    return (difference, *paired_difference_interval(wins_a, seats_a, wins_b, seats_b))
 
 
 def held(result: TournamentResult, entrant: int, side: int | None = None):

@@ -87,14 +87,13 @@ def test_a_crippling_restriction_loses():
     assert set(frame["agent"]) == {"restricted", "heuristic"}
     assert result.win_rate() < 0.2 < 0.8 < result.win_rate("heuristic")
     assert result.effect < -0.6
-    low, high = result.effect_interval()
-    assert low <= result.effect <= high < 0  # the interval of the difference excludes 0
+    effect = result.effects.loc["all"]
+    assert effect["effect"] == pytest.approx(result.effect)
+    assert effect["effect_low"] <= result.effect <= effect["effect_high"] < 0  # 0 is out
     row = frame[frame["agent"] == "restricted"].iloc[0]
     assert row["win_low"] <= row["win_rate"] <= row["win_high"]
     assert "revealing more than 1 cards" in result.table()
     assert "   20 seat-games" in result.table()
-    with pytest.raises(ValueError, match="no side 'bank'; sides: all, player_0, player_1"):
-        result.effect_interval("bank")
 
 
 def test_team_games_report_each_side():
