@@ -3,11 +3,12 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import heist_envs
-from agents.stats import wilson_interval
+from agents.stats import Z95, wilson_interval
 from experiments.studies.data import GameData
 from experiments.studies.metrics import game_metrics, lead_changes, markdown, metrics
 from tests.test_cli import run
@@ -61,7 +62,13 @@ def test_game_metrics(data):
     assert result["games"] == 3
     assert result["decisions"]["mean"] == pytest.approx(11 / 3)
     assert result["decisions"]["max"] == 5
-    assert result["branching"] == {"mean": pytest.approx((2 * 5 + 4 * 4 + 9 * 2) / 11), "max": 9}
+    low, high = result["decisions"]["low"], result["decisions"]["high"]
+    half = Z95 * np.std([5, 4, 2], ddof=1) / np.sqrt(3)
+    assert (low, high) == pytest.approx((11 / 3 - half, 11 / 3 + half))
+    branching = result["branching"]
+    assert branching["mean"] == pytest.approx((2 * 5 + 4 * 4 + 9 * 2) / 11)
+    assert branching["max"] == 9 and branching["per_game"]["mean"] == pytest.approx(5.0)
+    assert branching["per_game"]["low"] < 5.0 < branching["per_game"]["high"]
     first, second = result["win_rate_by_side"]
     assert (first["wins"], second["wins"]) == (2, 1)
     assert first["win_low"] < 2 / 3 < first["win_high"]
