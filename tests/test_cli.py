@@ -2,6 +2,7 @@
 heist play driven through standard input."""
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -259,6 +260,19 @@ def test_a_slow_start_without_compiling_is_not_announced(monkeypatch):
     lines = []
     demo.warm_up("art_robbery", 2, show=lines.append)
     assert lines == []
+
+
+@pytest.mark.slow
+def test_only_a_cold_cache_is_announced(tmp_path):
+    """With an empty numba cache the demo says it compiles; run again, it says nothing."""
+    command = [sys.executable, "-m", "experiments.cli", "demo", "toits_de_paris", "--seed", "1"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    texts = [
+        subprocess.run(command, env=env, capture_output=True, text=True, timeout=300).stdout
+        for _ in range(2)
+    ]
+    assert texts[0].startswith("Compiling Les Toits de Paris's rules")
+    assert texts[1].startswith("Seed 1 ")
 
 
 def test_helps_say_what_the_commands_are(capsys):
