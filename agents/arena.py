@@ -333,6 +333,11 @@ def _shippable(value) -> bool:
     return not (interactive and b"__main__" in data)
 
 
+#: the progress bar until the first game is in: each process (every worker) loads the agents'
+#: compiled code first, or compiles it on the first use after installing
+STARTING = "first game: loading or compiling the agents' code"
+
+
 def tournament(
     game_name,
     agents,
@@ -376,22 +381,28 @@ def tournament(
     if workers > 1 and not _shippable(entrants):
         log.warning("some agents cannot be sent to worker processes: playing in this one")
         workers = 1
-    with tqdm(total=total, desc=game.name, unit="game", disable=not progress) as bar:
+    bar = tqdm(total=total, desc=game.name, unit="game", disable=not progress, postfix=STARTING)
+    with bar:
         if workers == 1:
             table = _Table(*table_args)
             played = map(table.play, tasks)
-            records = [_tick(bar, record) for record in played]
+            records = [_tick(bar, record, k == 0) for k, record in enumerate(played)]
         else:
             context = multiprocessing.get_context("spawn")
             chunk = max(1, total // (workers * 8))
             with context.Pool(workers, _start_worker, table_args) as pool:
                 played = pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk)
-                records = [_tick(bar, record) for record in played]
+                records = [_tick(bar, record, k == 0) for k, record in enumerate(played)]
     records.sort(key=lambda r: r["game"])
     return TournamentResult.build(game, num_players, seed, entrants, sides, records)
 
 
-def _tick(bar, record):
+def _tick(bar, record, first):
+    if first and not bar.disable:  # the wait was the start, not a game: out of the pace
+        started = bar.start_t
+        bar.unpause()
+        bar.start_t = started
+        bar.set_postfix_str("", refresh=False)
     bar.update()
     forfeit = record["forfeit"]
     if forfeit:
@@ -477,7 +488,8 @@ def entrant_summary(index, label, records, rating) -> dict:
     other_rate = sum(other) / len(other) if other else None
     return {
         "agent": label,
-        "games": len(held),
+        "games": sum(index in record["seating"] for record in records),
+        "seat_games": len(held),
         "wins": wins,
         **rate_summary(wins, len(held)),
         **mean_summary("reward", [outcome.reward for _, outcome in held]),
@@ -498,7 +510,9 @@ class TournamentResult:
     """A finished tournament: every game, and the per-entrant and per-seat summaries.
 
     ``summary`` holds one dict per entrant (columns of ``summary.csv``): ``games`` counts the
-    sides it held, ``win_rate`` with its Wilson interval (``win_low``, ``win_high``),
+    games it sat in, ``seat_games`` the sides it held in them (the count behind its rates: an
+    entrant holding two seats of a game plays two seat-games), ``win_rate`` per side held,
+    with its Wilson interval (``win_low``, ``win_high``),
     ``mean_reward`` and ``mean_score`` with normal intervals, the OpenSkill ``mu``, ``sigma``
     and ``ordinal`` (mu - 3 sigma), its win rate in the first seat (the side holding seat 0)
     and elsewhere, their difference ``first_seat_advantage``, and its ``forfeits``.
@@ -614,6 +628,7 @@ class TournamentResult:
         columns = [
             ("agent", f"<{max(12, *(len(label) for label in self.agents))}"),
             ("games", ">5"),
+            ("seat-games", ">10"),
             ("win rate [95% CI]", "<20"),
             ("mean reward [95% CI]", "<23"),
             ("score", ">7"),
@@ -633,6 +648,7 @@ class TournamentResult:
             values = [
                 s["agent"],
                 s["games"],
+                s["seat_games"],
                 f"{s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]",
                 f"{s['mean_reward']:+.3f} [{s['reward_low']:+.3f}, {s['reward_high']:+.3f}]",
                 "" if s["mean_score"] is None else f"{s['mean_score']:.1f}",

@@ -308,6 +308,8 @@ def main(argv=None):
         outdated = stale()
         for path in outdated:
             print(f"out of date: {path} (run: heist docs)")
+        if not outdated:
+            print(f"{DOCS / 'games'}/*.md are current: each matches its game's metadata")
         sys.exit(1 if outdated else 0)
     for path, text in pages().items():
         path.parent.mkdir(parents=True, exist_ok=True)

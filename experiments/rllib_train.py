@@ -305,7 +305,9 @@ def evaluate(checkpoint, args, seed) -> dict:
         progress=False,
     )
     row = result.summary[0]
-    return {k: row[k] for k in ("games", "win_rate", "win_low", "win_high", "mean_reward")}
+    return {
+        k: row[k] for k in ("games", "seat_games", "win_rate", "win_low", "win_high", "mean_reward")
+    }
 
 
 def metrics_row(iteration, result, trained, elapsed, league) -> dict:
