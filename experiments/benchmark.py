@@ -278,7 +278,7 @@ def sb3_training(name, num_players, timesteps, num_envs=256):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from heist_envs.core.single_agent import SelfPlayVecEnv
+    from heist_envs.core.sb3_vec import SelfPlayVecEnv
 
     env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, seed=0)
     torch.set_num_threads(1)
