@@ -44,3 +44,7 @@ def test_a_core_module_imports_nothing_of_heist_envs_outside_core(module):
     if module in NEEDS:
         pytest.importorskip(NEEDS[module])
     importlib.import_module(f"heist_envs.core.{module}")
+
+
+def test_the_cpu_engine_does_not_import_the_gpu_engine():
+    assert "heist_envs.core.gpu" not in imported_modules(CORE / "vector.py")

@@ -1,5 +1,5 @@
 """MaskablePPO (sb3-contrib) with its network on the GPU, fed by the GPU engine
-(``VectorGames(..., device="cuda")``), reporting the environment's share of training time.
+(``vector_games(..., device="cuda")``), reporting the environment's share of training time.
 
 One policy plays every seat of every game (self-play); a step's reward is the return of the
 seat that acted when its game ended, 0 before. The games, their observations, masks and
@@ -19,16 +19,16 @@ import numpy as np
 from gymnasium import spaces
 
 import heist_envs
+from heist_envs.core.engines import vector_games
 from heist_envs.core.errors import DeviceError
 from heist_envs.core.sb3_vec import BatchedVecEnv
-from heist_envs.core.vector import VectorGames
 
 
 class GpuSelfPlayVecEnv(BatchedVecEnv):
     """``num_envs`` games on the GPU as an SB3 VecEnv whose one agent plays every seat."""
 
     def __init__(self, game, num_envs, num_players=None, seed=0):
-        self.games = VectorGames(game, num_envs, num_players, device="cuda")
+        self.games = vector_games(game, num_envs, num_players, device="cuda")
         self.seed_value = seed
         self.env_seconds = 0.0
         self.masks = np.zeros((num_envs, game.num_actions), bool)
