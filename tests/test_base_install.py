@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: the training extras' modules, made unimportable in the subprocess
@@ -50,3 +52,10 @@ def test_the_sb3_vec_env_without_stable_baselines3_names_the_extra_to_install():
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "heist-envs[train]" in done.stdout
+
+
+def test_the_vec_env_is_still_importable_from_single_agent():
+    pytest.importorskip("stable_baselines3")
+    from heist_envs.core import sb3_vec, single_agent
+
+    assert single_agent.SelfPlayVecEnv is sb3_vec.SelfPlayVecEnv
