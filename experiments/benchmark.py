@@ -20,7 +20,7 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
   docs/distributed.md).
 
-``--device cuda``: the batched engine on the GPU (``VectorGames(..., device="cuda")``) at
+``--device cuda``: the batched engine on the GPU (``vector_games(..., device="cuda")``) at
 batches of 4096, 65,536 and 262,144 per game, beside PGX (connect_four, leduc_holdem) on the
 same GPU where ``pgx`` is installed; only the batch comparison runs. Without a CUDA GPU it
 stops with the engine's error saying what is missing.
@@ -199,9 +199,9 @@ def cuda_batch_engine(name, num_players, batch, seconds):
     games finished are counted from the episode counters."""
     from numba import cuda
 
-    from heist_envs.core.vector import VectorGames
+    from heist_envs.core.engines import vector_games
 
-    games = VectorGames(heist_envs.get_game(name), batch, num_players, device="cuda")
+    games = vector_games(heist_envs.get_game(name), batch, num_players, device="cuda")
     games.reset(seed=0)
     calls = [0]
     finished = [0]
@@ -220,9 +220,9 @@ def cuda_batch_engine(name, num_players, batch, seconds):
 
 def run_cuda(games, seconds, players=PLAYERS, json_path=None):
     """The GPU rows: the engine at each of GPU_BATCH_SIZES per game, then PGX beside it."""
-    from heist_envs.core.vector import VectorGames
+    from heist_envs.core.engines import vector_games
 
-    VectorGames(heist_envs.get_game(games[0]), 1, device="cuda")  # no GPU: stop here, named
+    vector_games(heist_envs.get_game(games[0]), 1, device="cuda")  # no GPU: stop here, named
     rows = []
     for name in games:
         game = heist_envs.get_game(name)
@@ -278,7 +278,7 @@ def sb3_training(name, num_players, timesteps, num_envs=256):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from heist_envs.core.single_agent import SelfPlayVecEnv
+    from heist_envs.core.sb3_vec import SelfPlayVecEnv
 
     env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, seed=0)
     torch.set_num_threads(1)

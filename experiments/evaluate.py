@@ -15,7 +15,8 @@ import numpy as np
 
 import heist_envs
 from agents.stats import wilson_interval
-from heist_envs.core.single_agent import AgentOpponent, RandomOpponent, SelfPlayVecEnv
+from heist_envs.core.sb3_vec import SelfPlayVecEnv
+from heist_envs.core.single_agent import AgentOpponent, RandomOpponent
 
 
 def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32):

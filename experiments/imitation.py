@@ -61,12 +61,8 @@ from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
 from experiments.plots import plot_learning_curve
 from experiments.train import GAME_DEFAULTS, PPO_SETTINGS, check_init
-from heist_envs.core.single_agent import (
-    AgentOpponent,
-    PolicyOpponent,
-    RandomOpponent,
-    SelfPlayVecEnv,
-)
+from heist_envs.core.sb3_vec import SelfPlayVecEnv
+from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
 
 #: Scores within this of the best count as ties (the heuristics break ties with noise < 1e-6).

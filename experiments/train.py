@@ -42,7 +42,8 @@ from agents.ppo import save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
 from experiments.plots import plot_learning_curve
 from experiments.shaping import scaled_potential
-from heist_envs.core.single_agent import PolicyOpponent, SelfPlayVecEnv
+from heist_envs.core.sb3_vec import SelfPlayVecEnv
+from heist_envs.core.single_agent import PolicyOpponent
 
 #: Defaults per game (timesteps, rollout length, shaping scale); flags override them.
 GAME_DEFAULTS = {

@@ -1,39 +1,16 @@
 """The games heist-envs offers, loaded on first use, and their entries in PettingZoo's and
 Gymnasium's registries."""
 
-import importlib
-
 import gymnasium
 import pettingzoo
 
-from heist_envs.core.game import Game
+# the lookup of games by name lives in core; GAME_MODULES and game_names are used from here too
+from heist_envs.core.catalog import GAME_MODULES, game_names, get_game, register_game  # noqa: F401
 
-#: game name -> the module whose ``GAME`` describes it
-GAME_MODULES = {
-    "art_robbery": "heist_envs.art_robbery",
-    "how_to_rob_a_bank": "heist_envs.how_to_rob_a_bank",
-    "toits_de_paris": "heist_envs.toits_de_paris",
-    "thiefs_market": "heist_envs.thiefs_market",
-}
-
-
-def game_names() -> list[str]:
-    return sorted(GAME_MODULES)
-
-
-def get_game(name: str) -> Game:
-    """The :class:`Game` called ``name`` (with or without its ``_v0`` suffix)."""
-    if not isinstance(name, str):
-        raise ValueError(
-            f"game must be a name, got {name!r:.80}; available: {', '.join(game_names())}"
-        )
-    base = name
-    for game in GAME_MODULES:
-        if name in (game, f"{game}_v0"):
-            base = game
-    if base not in GAME_MODULES:
-        raise ValueError(f"unknown game {name!r}; available: {', '.join(game_names())}")
-    return importlib.import_module(GAME_MODULES[base]).GAME
+#: the games heist-envs ships, each described by the package ``heist_envs.<name>``
+BUILT_IN_GAMES = ("art_robbery", "how_to_rob_a_bank", "toits_de_paris", "thiefs_market")
+for _name in BUILT_IN_GAMES:
+    register_game(_name, f"heist_envs.{_name}")
 
 
 def make(name: str, **kwargs):

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 import heist_envs
+from heist_envs.core.engines import vector_games
 from heist_envs.core.errors import DeviceError, IllegalActionError
 from heist_envs.core.vector import VectorGames
 
@@ -34,7 +35,7 @@ def compare(case):
     name, players, options = CASES[case]
     game = heist_envs.get_game(name)
     cpu = VectorGames(game, NUM_ENVS, players, options)
-    gpu = VectorGames(game, NUM_ENVS, players, options, device="cuda")
+    gpu = vector_games(game, NUM_ENVS, players, options, device="cuda")
     for want, got in zip(cpu.reset(seed=7), gpu.reset(seed=7), strict=True):
         np.testing.assert_array_equal(want, host(got))
     assert gpu.host_states().tobytes() == cpu.states.tobytes()
@@ -68,7 +69,7 @@ def bad_input():
     """Illegal actions are refused before any game moves; device arrays are taken as input;
     a batch larger than the device's free memory is refused naming the limit."""
     game = heist_envs.get_game("art_robbery")
-    gpu = VectorGames(game, NUM_ENVS, 3, device="cuda")
+    gpu = vector_games(game, NUM_ENVS, 3, device="cuda")
     _, _, masks = gpu.reset(seed=1)
     before = gpu.host_states().tobytes()
     actions = host(gpu.random_actions(0))
@@ -92,7 +93,7 @@ def bad_input():
 
     cuda.current_context = Context
     try:
-        VectorGames(game, 4096, 3, device="cuda")
+        vector_games(game, 4096, 3, device="cuda")
     except DeviceError as e:
         assert "at most" in str(e) and "MiB" in str(e), e
     else:

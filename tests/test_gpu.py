@@ -1,4 +1,4 @@
-"""The GPU engine (VectorGames(..., device="cuda")) without a GPU: under numba's CUDA
+"""The GPU engine (vector_games(..., device="cuda")) without a GPU: under numba's CUDA
 simulator it plays the CPU engine's games bit for bit (tests/gpu_sim.py, in a subprocess:
 the simulator is chosen before numba-cuda loads), and without one it says what is missing."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import heist_envs
-from heist_envs.core.vector import VectorGames
+from heist_envs.core.engines import vector_games
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_numba_cuda = pytest.mark.skipif(
@@ -65,9 +65,9 @@ def test_without_a_gpu_the_cuda_device_is_refused_naming_what_is_missing():
     code = (
         "import heist_envs\n"
         "from heist_envs.core.errors import DeviceError\n"
-        "from heist_envs.core.vector import VectorGames\n"
+        "from heist_envs.core.engines import vector_games\n"
         "try:\n"
-        "    VectorGames(heist_envs.get_game('art_robbery'), 4, device='cuda')\n"
+        "    vector_games(heist_envs.get_game('art_robbery'), 4, device='cuda')\n"
         "except DeviceError as e:\n"
         "    print(e)\n"
     )
@@ -91,4 +91,4 @@ def test_the_gpu_benchmark_without_a_gpu_exits_with_the_no_device_error():
 
 def test_an_unknown_device_is_refused_naming_the_devices():
     with pytest.raises(ValueError, match="device must be one of 'cpu', 'cuda'"):
-        VectorGames(heist_envs.get_game("art_robbery"), 4, device="tpu")
+        vector_games(heist_envs.get_game("art_robbery"), 4, device="tpu")

@@ -25,3 +25,16 @@ def test_heist_envs_agents_works_beside_a_users_agents_and_experiments(tmp_path)
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["4", "heist_envs.agents.base"]
+
+
+def test_heist_envs_agents_and_agents_are_the_same_modules():
+    import heist_envs.agents.arena
+    import heist_envs.agents.base
+
+    import agents.arena
+    import agents.base
+
+    assert heist_envs.agents.arena.tournament is agents.arena.tournament
+    assert isinstance(heist_envs.agents.base.RandomAgent(0), agents.base.Agent)
+    assert isinstance(agents.base.RandomAgent(0), heist_envs.agents.Agent)
+    assert heist_envs.agents.arena.__spec__.name == "agents.arena"

@@ -1,5 +1,5 @@
 """MaskablePPO (sb3-contrib) with its network on the GPU, fed by the GPU engine
-(``VectorGames(..., device="cuda")``), reporting the environment's share of training time.
+(``vector_games(..., device="cuda")``), reporting the environment's share of training time.
 
 One policy plays every seat of every game (self-play); a step's reward is the return of the
 seat that acted when its game ended, 0 before. The games, their observations, masks and
@@ -17,20 +17,18 @@ import time
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv
 
 import heist_envs
+from heist_envs.core.engines import vector_games
 from heist_envs.core.errors import DeviceError
-from heist_envs.core.vector import VectorGames
+from heist_envs.core.sb3_vec import BatchedVecEnv
 
 
-class GpuSelfPlayVecEnv(VecEnv):
+class GpuSelfPlayVecEnv(BatchedVecEnv):
     """``num_envs`` games on the GPU as an SB3 VecEnv whose one agent plays every seat."""
 
-    render_mode = None
-
     def __init__(self, game, num_envs, num_players=None, seed=0):
-        self.games = VectorGames(game, num_envs, num_players, device="cuda")
+        self.games = vector_games(game, num_envs, num_players, device="cuda")
         self.seed_value = seed
         self.env_seconds = 0.0
         self.masks = np.zeros((num_envs, game.num_actions), bool)
@@ -66,24 +64,6 @@ class GpuSelfPlayVecEnv(VecEnv):
 
     def action_masks(self):
         return self.masks
-
-    def close(self):
-        pass
-
-    def get_attr(self, attr_name, indices=None):
-        return [getattr(self, attr_name)] * len(self._get_indices(indices))
-
-    def set_attr(self, attr_name, value, indices=None):
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name, *args, indices=None, **kwargs):
-        idx = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return list(self.masks[idx])
-        raise AttributeError(f"GpuSelfPlayVecEnv has no per-env method {method_name!r}")
-
-    def env_is_wrapped(self, wrapper_class, indices=None):
-        return [False] * len(self._get_indices(indices))
 
 
 ROLLOUT_STEPS = 16

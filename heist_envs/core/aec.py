@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from heist_envs.core.catalog import get_game, is_registered
 from heist_envs.core.errors import CallOrderError, GameRecordError, IllegalActionError
 from heist_envs.core.game import RUNNING, TERMINATED, Game, SeedStream
 from heist_envs.core.record import GameRecord, load_state_dict, state_dict
@@ -300,14 +301,12 @@ class HeistEnv(AECEnv):
         data = dict(self.__dict__)
         data.pop("_kstate", None)
         data.pop("_entry", None)
-        if _registered(self.game):
+        if is_registered(self.game):
             data["game"] = self.game.name
         return data
 
     def __setstate__(self, data):
         if isinstance(data["game"], str):
-            from heist_envs.registry import get_game
-
             data["game"] = get_game(data["game"])
         self.__dict__.update(data)
         self._entry = self.game.entry
@@ -447,9 +446,3 @@ def _state_space(game: Game) -> spaces.Box:
         lows.append(np.full(size, info.min, OBS_DTYPE))
         highs.append(np.full(size, info.max, OBS_DTYPE))
     return spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=OBS_DTYPE)
-
-
-def _registered(game: Game) -> bool:
-    from heist_envs.registry import GAME_MODULES, get_game
-
-    return game.name in GAME_MODULES and get_game(game.name) is game

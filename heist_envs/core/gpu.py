@@ -1,4 +1,5 @@
-"""The batched engine on a CUDA GPU: ``VectorGames(game, num_envs, device="cuda")``.
+"""The batched engine on a CUDA GPU: ``vector_games(game, num_envs, device="cuda")``
+(:func:`heist_envs.core.engines.vector_games`), a :class:`CudaVectorGames`.
 
 One CUDA thread runs one game through :func:`heist_envs.core.vector.build_game_functions`,
 which do for one game what the CPU loops do, calling the game's own kernel functions: the
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import NamedTuple
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -97,6 +99,19 @@ def kernel_callable(fn):
     return call
 
 
+class Kernels(NamedTuple):
+    """A game's CUDA kernels, each over every game of the batch (one per thread)."""
+
+    #: deal game i anew and clear its rewards and flags
+    reset: object
+    #: apply game i's action (if active), with auto-reset
+    step: object
+    #: the smallest index of an active game whose action is illegal, into ``first[0]``
+    first_illegal: object
+    #: one uniformly random legal action per game
+    random_actions: object
+
+
 def _build_kernels(game):
     reset_game, step_game = map(kernel_callable, game_functions(game))
     illegal = kernel_callable(is_illegal)
@@ -155,22 +170,21 @@ def _build_kernels(game):
         if i < masks.shape[0]:
             out[i] = random_action(masks, seed, i)
 
-    return reset_kernel, step_kernel, first_illegal_kernel, random_actions_kernel
+    return Kernels(reset_kernel, step_kernel, first_illegal_kernel, random_actions_kernel)
 
 
 _KERNELS = {}
 
 
-def kernels(game):
-    """The game's (reset, step, first_illegal, random_actions) kernels, built once per
-    process; each compiles on its first launch."""
+def kernels(game) -> Kernels:
+    """The game's kernels, built once per process; each compiles on its first launch."""
     if game.name not in _KERNELS:
         _KERNELS[game.name] = _build_kernels(game)
     return _KERNELS[game.name]
 
 
 class CudaVectorGames(VectorGames):
-    """:class:`VectorGames` on a CUDA GPU (``VectorGames(..., device="cuda")``).
+    """:class:`VectorGames` on a CUDA GPU (``vector_games(..., device="cuda")``).
 
     The arrays (``states``, ``actors``, ``obs``, ``masks``, ``rewards``, ``terminated``,
     ``truncated``) are numba device arrays, reused between calls; ``actions`` and ``active``
@@ -179,32 +193,33 @@ class CudaVectorGames(VectorGames):
     number: an illegal action raises before any game moves.
     """
 
-    def __init__(self, game, num_envs, num_players=None, options=None, *, device="cuda"):
+    device = "cuda"
+
+    def __init__(self, game, num_envs, num_players=None, options=None):
         check_cuda()
-        template = self.configure(game, num_envs, num_players, options)
-        self.device = "cuda"
+        super().__init__(game, num_envs, num_players, options)
         threads = min(self.num_envs, THREADS_PER_BLOCK)
         self.grid = (-(-self.num_envs // threads), threads)
-        states = np.zeros(self.num_envs, record_dtype(game))
-        states[:] = template.astype(states.dtype)[0]
-        host = {
-            "states": states,
-            "episodes": np.zeros(self.num_envs, np.int64),
-            "actors": np.zeros(self.num_envs, np.int8),
-            "obs": np.zeros((self.num_envs, game.obs_size), game.obs_dtype),
-            "masks": np.zeros((self.num_envs, game.num_actions), np.int8),
-            "rewards": np.zeros((self.num_envs, self.num_seats), np.float32),
-            "ended": np.zeros((2, self.num_envs), np.bool_),  # terminated, truncated
-            "all_games": np.ones(self.num_envs, np.bool_),
-            "actions": np.zeros(self.num_envs, np.int64),
-            "first": np.zeros(1, np.int64),
-        }
+        self.terminated, self.truncated = self.ended[0], self.ended[1]
+
+    def buffers(self, template) -> dict:
+        """The CPU engine's arrays on the device (once checked to fit), with the flags in one
+        array ``ended`` (terminated, truncated: the reset kernel clears both) and ``first``,
+        where the step's check writes the first illegal game."""
+        host = super().buffers(template)
+        del host["terminated"], host["truncated"]
+        host["ended"] = np.zeros((2, self.num_envs), np.bool_)
+        host["first"] = np.zeros(1, np.int64)
         heap = self.num_envs * HEAP_BYTES_PER_GAME
         self.check_memory(sum(a.nbytes for a in host.values()) + heap)
         self.reserve_heap(heap)
-        for name, values in host.items():
-            setattr(self, name, cuda.to_device(values))
-        self.terminated, self.truncated = self.ended[0], self.ended[1]
+        return {name: cuda.to_device(values) for name, values in host.items()}
+
+    def new_states(self, template) -> np.ndarray:
+        """The records in the device's layout (:func:`record_dtype`)."""
+        states = np.zeros(self.num_envs, record_dtype(self.game))
+        states[:] = template.astype(states.dtype)[0]
+        return states
 
     def check_memory(self, needed: int) -> None:
         """A DeviceError unless the GPU has ``needed`` bytes free."""
@@ -254,9 +269,8 @@ class CudaVectorGames(VectorGames):
     def reset(self, seed=None):
         """Deal every game anew, seeded as :meth:`VectorGames.reset` seeds them."""
         self.base_seed = np.uint64(self.seeds.next(seed))
-        reset_kernel = kernels(self.game)[0]
         self.launch(
-            reset_kernel,
+            kernels(self.game).reset,
             self.states,
             self.base_seed,
             self.episodes,
@@ -273,14 +287,13 @@ class CudaVectorGames(VectorGames):
         arrays."""
         active = self.all_games if active is None else self.check_active(active)
         actions = self.check_actions(actions, active)
-        self.launch(kernels(self.game)[1], *self.step_arguments(actions, active))
+        self.launch(kernels(self.game).step, *self.step_arguments(actions, active))
         return self.actors, self.obs, self.masks, self.rewards, self.terminated, self.truncated
 
     def random_actions(self, seed):
         """One uniformly random legal action per game, on the device; the same actions as
         :meth:`VectorGames.random_actions` with the same seed and masks."""
-        random_kernel = kernels(self.game)[3]
-        self.launch(random_kernel, self.masks, np.int64(seed), self.actions)
+        self.launch(kernels(self.game).random_actions, self.masks, np.int64(seed), self.actions)
         return self.actions
 
     def cuda_array(self, values):
@@ -310,7 +323,7 @@ class CudaVectorGames(VectorGames):
             actions, "actions must be an integer array", lambda d: d.kind in "iu"
         )
         self.first.copy_to_device(np.array([self.num_envs], np.int64))
-        self.launch(kernels(self.game)[2], actions, active, self.masks, self.first)
+        self.launch(kernels(self.game).first_illegal, actions, active, self.masks, self.first)
         i = int(self.first.copy_to_host()[0])
         if i < self.num_envs:
             mask = self.masks[i].copy_to_host()

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from heist_envs.core.catalog import get_game
 from heist_envs.core.errors import GameRecordError
 from heist_envs.core.game import Game, normalize_seed, plain
 
@@ -184,12 +185,14 @@ class GameRecord:
     def replay(self, **env_kwargs):
         """A fresh environment that has played this record's actions, each checked legal (in
         the "terminate" mode the last may be the illegal one that ended the game)."""
-        from heist_envs.registry import make
+        from heist_envs.core.aec import HeistEnv  # aec imports this module
 
         env_kwargs = {"illegal_action": self.illegal_action, **env_kwargs}
         try:
             # options go to the constructor, which refuses unknown ones (reset only warns)
-            env = make(self.game, num_players=self.num_players, **env_kwargs, **self.options)
+            env = HeistEnv(
+                get_game(self.game), num_players=self.num_players, **env_kwargs, **self.options
+            )
             env.reset(seed=self.seed)
         except ValueError as e:
             raise GameRecordError(f"game record does not set up a game: {e}") from None

@@ -1,5 +1,7 @@
-"""One learning seat against opponents: an SB3 ``VecEnv`` and a Gymnasium env, both backed by
-the batched engine.
+"""One learning seat against opponents, backed by the batched engine: the self-play games
+(:class:`SelfPlayGames`) and their Gymnasium env (:class:`SingleAgentEnv`). Their SB3
+``VecEnv``, :class:`heist_envs.core.sb3_vec.SelfPlayVecEnv`, lives apart, so that Gymnasium
+users need no stable-baselines3.
 
 In every game a learner seat is drawn per episode; the other seats are played by opponents
 drawn from a pool (random, a frozen MaskablePPO policy, or any agent with
@@ -16,7 +18,7 @@ Seeding follows SB3 and Gymnasium: a seed given at a reset (``VecEnv.seed`` then
 or ``reset(seed=...)``) reseeds the deals, the seat draws and the opponents, and unseeded
 resets carry on from it.
 The optional ``shaping`` hook adds potential-based shaping to them (see
-:class:`SelfPlayVecEnv`; potentials in :mod:`experiments.shaping`).
+:class:`SelfPlayGames`; potentials in :mod:`experiments.shaping`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from typing import Protocol
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv
 
 from heist_envs.core.aec import OBS_DTYPE, action_id, check_illegal_action
 from heist_envs.core.errors import CallOrderError, IllegalActionError
@@ -113,8 +114,9 @@ class PolicyOpponent:
             return logits.argmax(dim=1).numpy().astype(np.int64)
 
 
-class SelfPlayVecEnv(VecEnv):
-    """``num_envs`` games, each with one learning seat, as an SB3 ``VecEnv``.
+class SelfPlayGames:
+    """``num_envs`` games, each with one learning seat, stepped together (SB3's ``VecEnv``
+    protocol without SB3: :class:`heist_envs.core.sb3_vec.SelfPlayVecEnv` adds it).
 
     The learner's seat is drawn at random per episode, or with ``rotate_seats`` taken in
     turn over the sides (episode k plays side k mod sides, from that side's first seat), for
@@ -129,8 +131,6 @@ class SelfPlayVecEnv(VecEnv):
     the discounted shaping of an episode sums to ``-Phi(s_0)``). Without it rewards stay
     terminal.
     """
-
-    render_mode = None
 
     def __init__(
         self,
@@ -162,18 +162,17 @@ class SelfPlayVecEnv(VecEnv):
         self._seed = seed
         self.learner_seat = np.zeros(num_envs, np.int64)
         self.opponent_of = np.zeros((num_envs, self.num_seats), np.int64)
-        self._actions = None
         self.terminal_obs = np.zeros((num_envs, game.obs_size), OBS_DTYPE)
+        self.num_envs = num_envs
         low, high = game.obs_bounds
-        obs_space = spaces.Box(low, high, (game.obs_size,), OBS_DTYPE)
-        super().__init__(num_envs, obs_space, spaces.Discrete(game.num_actions))
+        self.observation_space = spaces.Box(low, high, (game.obs_size,), OBS_DTYPE)
+        self.action_space = spaces.Discrete(game.num_actions)
 
-    # SB3 VecEnv API ---------------------------------------------------------------------------
+    # Stepping ---------------------------------------------------------------------------------
 
     def reset(self):
-        if self._seeds[0] is not None:
-            self.reseed(self._seeds[0])
-            self._reset_seeds()
+        """Deal every game anew (from the last seed, see :meth:`reseed`) and let opponents
+        play up to each learner's first decision; returns the learners' observations."""
         self.games.reset(seed=self._seed)
         self._seed += self.num_envs
         self._new_episodes(np.ones(self.num_envs, np.bool_))
@@ -189,13 +188,13 @@ class SelfPlayVecEnv(VecEnv):
         self._seed = seed
         reseed_opponents(self.opponents, seed)
 
-    def step_async(self, actions):
-        self._actions = np.asarray(actions).reshape(self.num_envs)
-
-    def step_wait(self):
+    def step(self, actions):
+        """Play one learner action per game, then the opponents up to each learner's next
+        decision; returns (obs, rewards, dones, infos) as SB3's ``VecEnv.step`` does."""
         start = time.perf_counter()
+        actions = np.asarray(actions).reshape(self.num_envs)
         rewards, dones, truncated = self._outcome_buffers()
-        self._step_games(self._actions, None, rewards, dones, truncated)
+        self._step_games(actions, None, rewards, dones, truncated)
         self._play_opponents(rewards, dones, truncated)
         if self.shaping is not None:
             self._add_shaping(rewards, dones)
@@ -208,27 +207,6 @@ class SelfPlayVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         return self.games.masks.astype(bool)
-
-    def close(self):
-        pass
-
-    def get_attr(self, attr_name, indices=None):
-        if attr_name == "action_masks":
-            return [self.action_masks] * len(self._get_indices(indices))
-        return [getattr(self, attr_name)] * len(self._get_indices(indices))
-
-    def set_attr(self, attr_name, value, indices=None):
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name, *args, indices=None, **kwargs):
-        idx = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return list(self.action_masks()[idx])
-        result = getattr(self, method_name)(*args, **kwargs)
-        return [result] * len(idx)
-
-    def env_is_wrapped(self, wrapper_class, indices=None):
-        return [False] * len(self._get_indices(indices))
 
     # Self-play pool ---------------------------------------------------------------------------
 
@@ -338,7 +316,7 @@ class SingleAgentEnv(gym.Env):
         self, game: Game, num_players=None, opponents=None, seed=0, illegal_action="raise", **kw
     ):
         self.illegal_action = check_illegal_action(illegal_action)
-        self.vec = SelfPlayVecEnv(game, 1, num_players, opponents, seed, **kw)
+        self.vec = SelfPlayGames(game, 1, num_players, opponents, seed, **kw)
         self.observation_space = self.vec.observation_space
         self.action_space = self.vec.action_space
         self._first_seed = seed
@@ -374,8 +352,7 @@ class SingleAgentEnv(gym.Env):
             self._running = False
             obs = self.vec.games.obs[0].astype(OBS_DTYPE)
             return obs, -1.0, True, False, {"illegal_action": 1.0, "action_mask": self._info_mask()}
-        self.vec.step_async(np.array([action]))
-        obs, rewards, dones, infos = self.vec.step_wait()
+        obs, rewards, dones, infos = self.vec.step(np.array([action]))
         if not dones[0]:
             return obs[0], float(rewards[0]), False, False, {"action_mask": self._info_mask()}
         self._running = False
@@ -391,3 +368,13 @@ class SingleAgentEnv(gym.Env):
 
     def _info_mask(self):
         return self.action_masks().astype(np.int8)
+
+
+def __getattr__(name):
+    """``SelfPlayVecEnv``, imported from its home :mod:`heist_envs.core.sb3_vec` on first use
+    (code written before it moved imports it from here)."""
+    if name == "SelfPlayVecEnv":
+        from heist_envs.core.sb3_vec import SelfPlayVecEnv
+
+        return SelfPlayVecEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -206,49 +206,43 @@ def check_num_envs(num_envs) -> int:
     return int(num_envs)
 
 
-def check_device(device) -> str:
-    """``device`` if it is one the batched engine runs on, or a ValueError naming them."""
-    if device not in DEVICES:
-        raise ValueError(
-            f"device must be one of {', '.join(map(repr, DEVICES))}, got {device!r:.80}"
-        )
-    return device
-
-
-#: where the batched engine runs: "cuda" is :mod:`heist_envs.core.gpu` (numba-cuda)
-DEVICES = ("cpu", "cuda")
-
-
 class VectorGames:
     """``num_envs`` games of ``game`` with ``num_players`` players each, stepped together.
 
     After :meth:`reset` and each :meth:`step`, ``actors[i]`` is the seat to act in game i,
     ``obs[i]`` its observation and ``masks[i]`` its legal actions. The arrays are reused
-    between calls: copy them to keep them. ``device="cuda"`` makes a
-    :class:`heist_envs.core.gpu.CudaVectorGames`, which plays the same games on a GPU.
+    between calls: copy them to keep them. :class:`heist_envs.core.gpu.CudaVectorGames` plays
+    the same games on a GPU; :func:`heist_envs.core.engines.vector_games` picks either by
+    device.
     """
 
-    def __new__(cls, *args, device="cpu", **kwargs):
-        if cls is VectorGames and check_device(device) == "cuda":
-            from heist_envs.core.gpu import CudaVectorGames
+    device = "cpu"
 
-            cls = CudaVectorGames
-        return super().__new__(cls)
-
-    def __init__(self, game: Game, num_envs: int, num_players=None, options=None, *, device="cpu"):
+    def __init__(self, game: Game, num_envs: int, num_players=None, options=None):
         template = self.configure(game, num_envs, num_players, options)
-        self.device = "cpu"
-        self.states = np.repeat(game.kernel_view(template), num_envs)
-        self.episodes = np.zeros(num_envs, np.int64)
-        self.actors = np.zeros(num_envs, np.int8)
-        self.obs = np.zeros((num_envs, game.obs_size), game.obs_dtype)
-        self.masks = np.zeros((num_envs, game.num_actions), np.int8)
-        self.rewards = np.zeros((num_envs, self.num_seats), np.float32)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.truncated = np.zeros(num_envs, np.bool_)
-        self.parallel = num_envs >= PARALLEL_MIN_BATCH
-        self.all_games = np.ones(num_envs, np.bool_)
-        self.actions = np.zeros(num_envs, np.int64)
+        self.parallel = self.num_envs >= PARALLEL_MIN_BATCH
+        for name, values in self.buffers(template).items():
+            setattr(self, name, values)
+
+    def buffers(self, template) -> dict:
+        """The batch's arrays, by attribute name, each game's record a copy of ``template``."""
+        n, game = self.num_envs, self.game
+        return {
+            "states": self.new_states(template),
+            "episodes": np.zeros(n, np.int64),
+            "actors": np.zeros(n, np.int8),
+            "obs": np.zeros((n, game.obs_size), game.obs_dtype),
+            "masks": np.zeros((n, game.num_actions), np.int8),
+            "rewards": np.zeros((n, self.num_seats), np.float32),
+            "terminated": np.zeros(n, np.bool_),
+            "truncated": np.zeros(n, np.bool_),
+            "all_games": np.ones(n, np.bool_),
+            "actions": np.zeros(n, np.int64),
+        }
+
+    def new_states(self, template) -> np.ndarray:
+        """``num_envs`` copies of the 1-record array ``template``, as the loops take them."""
+        return np.repeat(self.game.kernel_view(template), self.num_envs)
 
     def configure(self, game, num_envs, num_players, options):
         """Check and keep the batch's configuration; returns the template record."""

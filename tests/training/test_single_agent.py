@@ -7,10 +7,10 @@ pytest.importorskip("stable_baselines3")
 
 import heist_envs  # noqa: E402
 from heist_envs.core.errors import CallOrderError, IllegalActionError  # noqa: E402
+from heist_envs.core.sb3_vec import SelfPlayVecEnv  # noqa: E402
 from heist_envs.core.single_agent import (  # noqa: E402
     AgentOpponent,
     RandomOpponent,
-    SelfPlayVecEnv,
     SingleAgentEnv,
 )
 
