@@ -25,7 +25,7 @@ evaluation) and ``learning_curve.png``.
 ``--shaping SCALE`` adds potential-based reward shaping with the game's potential from
 :mod:`experiments.shaping` (policy-invariant; the default is per game, 0 = off). Torch runs
 on ``--threads`` threads (default 1: the batched engine and the evaluations share the cores).
-The commands that made the shipped policies, with their wall times, are in the README.
+The commands that made the shipped policies, with their wall times, are in docs/training/index.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 ``heist serve`` runs it with uvicorn on 127.0.0.1 unless told otherwise. Only files inside
 ``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), besides each
-game's rules page (``/rules/<game>``: ``docs/games/<game>.md`` as HTML), every move
+game's rules page (``/rules/<game>``: ``docs/games/<game>.md`` as HTML, reached through the
+``rules`` link beside this module so that an installed wheel carries them), every move
 and uploaded record goes through the Python API's checks, and uploads are read as JSON text
 only, up to ``MAX_RECORD_BYTES``.
 """
@@ -25,7 +26,6 @@ from starlette.staticfiles import StaticFiles
 
 import heist_envs
 from agents.registry import ready_agent_names
-from experiments.docs import DOCS
 from experiments.web.tables import (
     DEFAULT_SEAT,
     HUMAN,
@@ -40,6 +40,8 @@ from experiments.web.tables import (
 )
 
 STATIC = Path(__file__).parent / "static"
+#: docs/games, through a symbolic link, so that the pages are package data in a wheel
+RULES = Path(__file__).parent / "rules"
 COOKIE = "heist_session"
 RULES_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}: rules</title>
@@ -132,7 +134,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         name = request.path_params["game"]
         if name not in heist_envs.game_names():
             return error(f"no game {name!r}; games: {', '.join(heist_envs.game_names())}", 404)
-        path = DOCS / "games" / f"{name}.md"
+        path = RULES / f"{name}.md"
         if not path.is_file():
             return error(f"no rules page at {path} (it comes with the repository's docs)", 404)
         body = MarkdownIt("commonmark").enable("table").render(path.read_text(encoding="utf-8"))

@@ -84,8 +84,8 @@ def page(browser, server):
 
 @pytest.fixture(scope="session")
 def screenshots(tmp_path_factory):
-    """Where screenshots go: $HEIST_WEB_SCREENSHOTS (docs/web regenerates the README's), else
-    a temporary folder."""
+    """Where screenshots go: $HEIST_WEB_SCREENSHOTS (docs/web regenerates the web table
+    page's), else a temporary folder."""
     folder = os.environ.get("HEIST_WEB_SCREENSHOTS")
     if folder:
         os.makedirs(folder, exist_ok=True)

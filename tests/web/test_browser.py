@@ -2,7 +2,7 @@
 played by clicking legal actions, a page reload mid-game, a download that replays, a saved
 record replayed back and forth with seat views that hide other hands, and bad input shown in
 the page. Each game's table is pictured mid-game in $HEIST_WEB_SCREENSHOTS (``docs/web``
-retakes the README's pictures; by default a temporary folder)."""
+retakes the web table page's pictures; by default a temporary folder)."""
 
 import json
 import os

@@ -1,0 +1,70 @@
+"""The documentation site keeps every section the long README had, each on its page."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+#: each heading of the README before it became a front page -> the page that holds it now
+#: and the heading it has there
+FORMER_README_SECTIONS = {
+    "heist-envs": ("index.md", "heist-envs"),
+    "Using an environment": ("environments.md", "Using an environment"),
+    "Options, replays and saved games": ("environments.md", "Options, replays and saved games"),
+    "The kernel": ("environments.md", "The kernel"),
+    "Reliability": ("environments.md", "Reliability"),
+    "Batched games and training": ("training/index.md", "Batched games and training"),
+    "What is safe to load": ("training/index.md", "What is safe to load"),
+    "Search guided by a trained policy": (
+        "training/guided_search.md",
+        "Search guided by a trained policy",
+    ),
+    "The learned player of each game": (
+        "training/learned_players.md",
+        "The learned player of each game",
+    ),
+    "Distributed self-play on Ray RLlib": (
+        "training/index.md",
+        "Distributed self-play on Ray RLlib",
+    ),
+    "The batched engine on a GPU": ("training/index.md", "The batched engine on a GPU"),
+    "Agents, tournaments and the `heist` command": (
+        "arena.md",
+        "Agents, tournaments and the `heist` command",
+    ),
+    "Leaderboard": ("leaderboard_overview.md", "Leaderboard"),
+    "Notebooks": ("studies.md", "The notebooks"),
+    "The web table": ("web/README.md", "The web table"),
+    "Speed": ("benchmarks.md", "Benchmarks"),
+    "Threads on shared cores": ("benchmarks.md", "Threads on shared cores"),
+    "Development": ("development.md", "Development"),
+    "Notes on PettingZoo conventions": ("environments.md", "Notes on PettingZoo conventions"),
+}
+
+
+def headings(path: Path) -> set[str]:
+    return set(re.findall(r"^#+ (.+?)\s*$", path.read_text(), re.M))
+
+
+@pytest.mark.parametrize("section", FORMER_README_SECTIONS)
+def test_a_former_readme_section_has_its_page(section):
+    page, heading = FORMER_README_SECTIONS[section]
+    assert heading in headings(DOCS / page), f"{section!r}: no heading {heading!r} in docs/{page}"
+
+
+def test_the_training_research_log_is_a_page_of_its_own():
+    log = (DOCS / "training" / "research_log.md").read_text()
+    for attempt in ("Soft labels", "PPO fine-tunes at a small step", "The heuristic's move"):
+        assert attempt in log
+
+
+def test_the_readme_is_a_front_page():
+    readme = (ROOT / "README.md").read_text()
+    assert readme.count("\n") <= 250
+    commands = re.findall(r"```bash\n(.*?)```", readme, re.S)
+    assert "heist demo" in commands[0] and "python -m pytest" in commands[1]
+    for page in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (ROOT / page).is_file(), page
