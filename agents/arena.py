@@ -12,7 +12,6 @@ game reports one) with 95% intervals, an OpenSkill rating, and how much the firs
 
 from __future__ import annotations
 
-import ast
 import csv
 import functools
 import io
@@ -26,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,10 +34,10 @@ from openskill.models import PlackettLuce
 from tqdm import tqdm
 
 import heist_envs
-from heist_envs.core.game import normalize_seed
+from heist_envs.core.game import Game, normalize_seed
 
 from .base import InfoSet
-from .registry import AGENT_FACTORIES, agent_names, make_agent
+from .registry import make_agent, parse_spec
 from .stats import mean_interval, wilson_interval
 
 log = logging.getLogger(__name__)
@@ -49,9 +49,11 @@ class GameResult:
 
     ``seat_decisions`` and ``act_cpu_seconds`` count each seat's decisions and the CPU time
     of this process in its agent's ``act`` calls (CPU time, so that other processes on the
-    machine do not slow the count down). ``forfeit`` names the seat that gave an illegal
-    action and the action, when the game was played with ``forfeit=True`` and ended that way
-    (that seat's side gets -1, the others +1).
+    machine do not slow the count down). ``forfeit`` describes how a seat lost the game, when
+    it was played with ``forfeit=True`` and ended that way (that seat's side gets -1, the
+    others +1): the seat, its name (``agent``), the ``decision`` number (the game's seed and
+    this number find the position again), the ``reason`` (one of :data:`FORFEIT_REASONS`) and
+    a ``detail``; an illegal action adds the ``action`` and its ``action_name``.
     """
 
     rewards: list[float]
@@ -73,11 +75,23 @@ def play(game_name, agents, num_players=None, seed=None, options=None, on_step=N
     return run_game(env, agents, seed, options, on_step)
 
 
-def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
+#: how a seat can lose a game by forfeit: in the game's process (the first three) or as seen
+#: by the tournament's parent process, which stops a worker whose decision overruns its time
+#: limit (``timeout`` too) and replaces one that died (``crash``)
+FORFEIT_REASONS = ("illegal action", "error", "timeout", "crash")
+
+
+def run_game(
+    env, agents, seed=None, options=None, on_step=None, forfeit=False, time_limits=None, watch=None
+):
     """Play one game in ``env`` (reset first); ``agents[k]`` plays seat k.
 
-    An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError`, or with
-    ``forfeit=True`` ends the game as a loss for the offender's side (see :class:`GameResult`).
+    An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError` and an
+    exception from an agent propagates; with ``forfeit=True`` either ends the game as a loss
+    for that seat's side (see :class:`GameResult`), as does a decision of seat k that takes
+    longer than ``time_limits[k]`` seconds (None: no limit). ``watch``, a shared array of three
+    numbers, is kept up to date for a parent process: the seat deciding, the decision number,
+    and when the decision began (``time.monotonic()``; 0 between decisions).
     """
     if len(agents) != len(env.possible_agents):
         raise ValueError(
@@ -99,17 +113,29 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
             truncated = truncated or truncation
             env.step(None)
             continue
-        agent = agents[seat]
-        started = time.process_time()
-        if getattr(agent, "wants_info_set", False):
-            info_set = InfoSet(env.game, env._state, seat)
-            action = agent.act(observation["observation"], observation["action_mask"], info_set)
-        else:
-            action = agent.act(observation["observation"], observation["action_mask"])
+        if watch is not None:
+            watch[0], watch[1], watch[2] = seat, decisions, time.monotonic()
+        started, wall = time.process_time(), time.perf_counter()
+        try:
+            action = decide(agents[seat], observation, env, seat)
+            failure = None
+        except Exception as error:
+            if not forfeit:
+                raise
+            failure = {"reason": "error", "detail": f"{type(error).__name__}: {error}"}
+        elapsed = time.perf_counter() - wall
+        if watch is not None:
+            watch[2] = 0.0
         act_cpu_seconds[seat] += time.process_time() - started
         seat_decisions[seat] += 1
-        if forfeit and not is_legal(action, observation["action_mask"]):
-            result = forfeit_result(env, seat, action, decisions)
+        limit = time_limits[seat] if time_limits else None
+        if forfeit and not failure:
+            if limit and elapsed > limit:
+                failure = {"reason": "timeout", "detail": f"a decision took {elapsed:.1f} s"}
+            elif not is_legal(action, observation["action_mask"]):
+                failure = illegal_action(env, action)
+        if failure:
+            result = forfeit_result(env.game, env.num_players, seat, decisions, **failure)
             result.seat_decisions, result.act_cpu_seconds = seat_decisions, act_cpu_seconds
             return result
         if on_step:
@@ -138,18 +164,47 @@ def is_legal(action, mask) -> bool:
     )
 
 
-def forfeit_result(env, seat, action, decisions) -> GameResult:
-    """The result of a game that ``seat`` lost by giving the illegal ``action``."""
-    teams = env.game.teams(env.num_players)
-    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+def decide(agent, observation, env, seat):
+    """The agent's action for the observation (search agents get the seat's information set)."""
+    if getattr(agent, "wants_info_set", False):
+        info_set = InfoSet(env.game, env._state, seat)
+        return agent.act(observation["observation"], observation["action_mask"], info_set)
+    return agent.act(observation["observation"], observation["action_mask"])
+
+
+def illegal_action(env, action) -> dict:
+    """The forfeit fields of an illegal ``action``: reason, detail, the action and its name."""
     in_range = isinstance(action, (int, np.integer)) and 0 <= action < env.game.num_actions
     described = {
-        "seat": seat,
-        "agent": env.possible_agents[seat],
-        "action": int(action) if in_range else repr(action),
+        "action": int(action) if in_range else repr(action)[:100],
         "action_name": env.action_name(int(action)) if in_range else "not an action id",
     }
-    return GameResult(rewards, [{} for _ in rewards], False, decisions, described)
+    detail = f"{described['action']} ({described['action_name']})"
+    return {"reason": "illegal action", "detail": detail, **described}
+
+
+def forfeit_result(game, num_players, seat, decision, reason, detail, **extra) -> GameResult:
+    """The result of a game that ``seat`` lost at decision number ``decision`` for ``reason``
+    (one of :data:`FORFEIT_REASONS`), described by ``detail``."""
+    teams = game.teams(num_players)
+    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+    described = {
+        "seat": seat,
+        "agent": game.agent_names(num_players)[seat],
+        "decision": decision,
+        "reason": reason,
+        "detail": detail,
+        **extra,
+    }
+    return GameResult(
+        rewards,
+        [{} for _ in rewards],
+        False,
+        decision,
+        described,
+        seat_decisions=[0] * len(rewards),
+        act_cpu_seconds=[0.0] * len(rewards),
+    )
 
 
 def rotations(num_seats):
@@ -172,15 +227,18 @@ def seat_agents(agents, rotation):
 class Entrant:
     """A tournament entry: its label in the results and what builds its agents.
 
-    ``agent`` is a registry name (:mod:`agents.registry`) or a factory called as
+    ``agent`` is an agent spec's target (:func:`agents.registry.parse_spec`: a registry
+    name, ``module:Name`` or ``/path/file.py:Name``) or a factory called as
     ``factory(game_name, seed=..., **kwargs)``. Agents are built inside the worker that plays
     the game, one per seat and game, so they need not pickle (the factory must, to run in
-    parallel: a module-level function or ``functools.partial`` does).
+    parallel: a module-level function or ``functools.partial`` does). ``time_limit`` is the
+    most seconds one of its decisions may take (None: no limit); past it, the game is lost.
     """
 
     label: str
     agent: str | Callable
     kwargs: dict = field(default_factory=dict)
+    time_limit: float | None = None
 
     def build(self, game_name, seed=None, num_players=None):
         if isinstance(self.agent, str):
@@ -189,21 +247,12 @@ class Entrant:
 
 
 def parse_entrant(text: str) -> Entrant:
-    """An entrant from ``name`` or ``name:key=value,key=value`` (values as Python literals,
-    else strings), e.g. ``ismcts:simulations=200``; unknown names raise a ValueError."""
-    name, _, params = text.partition(":")
-    if name not in AGENT_FACTORIES:
-        raise ValueError(f"unknown agent {name!r}; available: {', '.join(agent_names())}")
-    kwargs = {}
-    for item in filter(None, params.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"agent {text!r}: expected key=value after ':', got {item!r}")
-        try:
-            kwargs[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            kwargs[key] = value
-    return Entrant(text, name, kwargs)
+    """An entrant from an agent spec (:mod:`agents.registry`): ``name`` or
+    ``name:key=value,key=value`` (values as Python literals, else strings), e.g.
+    ``ismcts:simulations=200``, ``package.module:Name[:key=value,...]`` or
+    ``path/to/file.py:Name[:key=value,...]``; a bad spec raises a ValueError."""
+    target, kwargs = parse_spec(text)
+    return Entrant(text, target, kwargs)
 
 
 def _same_instance(instance, game_name, seed=None):
@@ -270,56 +319,69 @@ def schedule(num_entrants, num_sides) -> list[tuple[int, ...]]:
 # Playing --------------------------------------------------------------------------------------
 
 
-class _Table:
-    """Plays tournament games: one environment, reused, in this process or a worker."""
+def seat_entrants(sides, seating) -> list[int]:
+    """The entrant index of each seat, for a seating (entrant index per side)."""
+    owner = {k: seating[i] for i, seats in enumerate(sides) for k in seats}
+    return [owner[k] for k in range(len(owner))]
 
-    def __init__(self, game_name, num_players, options, entrants):
+
+def game_record(task, labels, result: GameResult) -> dict:
+    """A tournament game's record: the task that played it (index, seed, seating), the
+    labels of its seats, and its result."""
+    index, seed, seating = task
+    if result.forfeit:
+        result.forfeit["entrant"] = labels[result.forfeit["seat"]]
+    return {
+        "game": index,
+        "seed": seed,
+        "seating": list(seating),
+        "agents": labels,
+        "rewards": result.rewards,
+        "scores": [info.get("score") for info in result.results],
+        "truncated": result.truncated,
+        "decisions": result.num_decisions,
+        "seat_decisions": result.seat_decisions,
+        "act_cpu_seconds": result.act_cpu_seconds,
+        "forfeit": result.forfeit,
+    }
+
+
+class _Table:
+    """Plays tournament games: one environment, reused, in this process or a worker (whose
+    ``watch`` array tells the parent which seat is busy, see :func:`run_game`)."""
+
+    def __init__(self, game_name, num_players, options, entrants, watch=None):
         self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
         self.entrants = entrants
         self.sides = side_seats(self.env.game, self.env.num_players)
+        self.watch = watch
 
     def play(self, task) -> dict:
         index, seed, seating = task
-        entrant_of_seat = {k: seating[i] for i, seats in enumerate(self.sides) for k in seats}
-        agents = [
-            self.entrants[entrant_of_seat[k]].build(
-                self.env.game.name, agent_seed(seed, k), self.env.num_players
-            )
-            for k in range(len(self.env.possible_agents))
-        ]
-        result = run_game(self.env, agents, seed, forfeit=True)
-        labels = [self.entrants[entrant_of_seat[k]].label for k in range(len(agents))]
-        if result.forfeit:
-            result.forfeit["entrant"] = labels[result.forfeit["seat"]]
-        return {
-            "game": index,
-            "seed": seed,
-            "seating": list(seating),
-            "agents": labels,
-            "rewards": result.rewards,
-            "scores": [info.get("score") for info in result.results],
-            "truncated": result.truncated,
-            "decisions": result.num_decisions,
-            "seat_decisions": result.seat_decisions,
-            "act_cpu_seconds": result.act_cpu_seconds,
-            "forfeit": result.forfeit,
-        }
+        game, num_players = self.env.game, self.env.num_players
+        owners = [self.entrants[i] for i in seat_entrants(self.sides, seating)]
+        labels = [entrant.label for entrant in owners]
+        agents = []
+        for k, entrant in enumerate(owners):
+            if self.watch is not None:
+                self.watch[0], self.watch[1], self.watch[2] = k, 0, 0.0
+            try:
+                agents.append(entrant.build(game.name, agent_seed(seed, k), num_players))
+            except Exception as error:  # the agent's own code: its loss, not the run's end
+                detail = f"building the agent: {type(error).__name__}: {error}"
+                return game_record(
+                    task, labels, forfeit_result(game, num_players, k, 0, "error", detail)
+                )
+        limits = [entrant.time_limit for entrant in owners]
+        watch = self.watch
+        result = run_game(self.env, agents, seed, forfeit=True, time_limits=limits, watch=watch)
+        if self.watch is not None:
+            self.watch[0] = -1  # between games: a crash now is no seat's
+        return game_record(task, labels, result)
 
 
 def agent_seed(game_seed, seat) -> int:
     return int(np.random.SeedSequence([game_seed, seat]).generate_state(1)[0])
-
-
-_worker_table: _Table | None = None
-
-
-def _start_worker(*table_args):
-    global _worker_table
-    _worker_table = _Table(*table_args)
-
-
-def _play_in_worker(task):
-    return _worker_table.play(task)
 
 
 def _shippable(value) -> bool:
@@ -331,6 +393,65 @@ def _shippable(value) -> bool:
         return False
     interactive = not getattr(sys.modules["__main__"], "__file__", None)
     return not (interactive and b"__main__" in data)
+
+
+@dataclass
+class TournamentPlan:
+    """What a tournament plays: its table, its entrants and sides, and its games as tasks
+    (index, seed, seating). :func:`plan_tournament` makes one, :func:`play_tournaments`
+    plays several on one set of workers."""
+
+    game: Game
+    num_players: int
+    options: dict | None
+    seed: int
+    entrants: list[Entrant]
+    sides: list[list[int]]
+    tasks: list[tuple]
+
+    @property
+    def table_args(self) -> tuple:
+        return (self.game.name, self.num_players, self.options, self.entrants)
+
+    def time_limit(self, task, seat) -> float | None:
+        return self.entrants[seat_entrants(self.sides, task[2])[seat]].time_limit
+
+    def lost(self, task, seat, decision, reason, detail) -> dict:
+        """The record of a game that ``seat`` lost where its worker could not say so (it died,
+        or was stopped)."""
+        labels = [self.entrants[i].label for i in seat_entrants(self.sides, task[2])]
+        result = forfeit_result(self.game, self.num_players, seat, decision, reason, detail)
+        return game_record(task, labels, result)
+
+
+def plan_tournament(
+    game_name, agents, games=100, num_players=None, seed=None, options=None
+) -> TournamentPlan:
+    """The games of a :func:`tournament`, checked and seeded, not yet played."""
+    game = heist_envs.get_game(game_name)
+    num_players = game.check_players(num_players)
+    game.check_options(options)
+    entrants = unique_labels([as_entrant(a) for a in agents])
+    if not entrants:
+        raise ValueError("a tournament needs at least one agent")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    for entrant in entrants:  # fail here, not in a worker, if one cannot be built
+        try:
+            entrant.build(game.name, seed=0, num_players=num_players)
+        except ValueError:
+            raise
+        except Exception as error:
+            raise ValueError(
+                f"agent {entrant.label!r} cannot be built: {type(error).__name__}: {error}"
+            ) from error
+    sides = side_seats(game, num_players)
+    seatings = schedule(len(entrants), len(sides))
+    total = -(-games // len(seatings)) * len(seatings)
+    seed = normalize_seed(seed)
+    seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
+    tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
+    return TournamentPlan(game, num_players, options, seed, entrants, sides, tasks)
 
 
 def tournament(
@@ -347,48 +468,150 @@ def tournament(
 
     The games cycle through :func:`schedule`'s seatings (the count is rounded up to a whole
     number of them, so every entrant holds every side equally often); game i's seed is drawn
-    from ``seed``. ``workers`` processes play them (default: one per core; 1 plays here, as
-    do entrants that cannot reach a worker: unpicklable, or defined in a notebook). An
-    illegal action forfeits that game, which is logged and listed in the result.
+    from ``seed``. See :func:`play_tournaments` for who plays them where and how a failing
+    agent loses a game.
     """
-    game = heist_envs.get_game(game_name)
-    num_players = game.check_players(num_players)
-    game.check_options(options)
-    entrants = unique_labels([as_entrant(a) for a in agents])
-    if not entrants:
-        raise ValueError("a tournament needs at least one agent")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    for entrant in entrants:  # fail here, not in a worker, if one cannot be built
-        try:
-            entrant.build(game.name, seed=0, num_players=num_players)
-        except TypeError as error:
-            raise ValueError(f"agent {entrant.label!r} cannot be built: {error}") from error
-    sides = side_seats(game, num_players)
-    seatings = schedule(len(entrants), len(sides))
-    rounds = -(-games // len(seatings))
-    total = rounds * len(seatings)
-    seed = normalize_seed(seed)
-    seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
-    tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
-    table_args = (game.name, num_players, options, entrants)
-    workers = min(workers or os.cpu_count() or 1, total)
-    if workers > 1 and not _shippable(entrants):
+    plan = plan_tournament(game_name, agents, games, num_players, seed, options)
+    return play_tournaments([plan], workers, progress)[0]
+
+
+def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResult]:
+    """Play the games of several :class:`TournamentPlan` on one set of workers.
+
+    ``workers`` processes play them (default: one per core); 1 plays here, unless an entrant
+    has a time limit (a decision past it can only be stopped in another process); entrants
+    that cannot reach a worker (unpicklable, or defined in a notebook) play here too. An
+    agent that gives an illegal action, raises, overruns its time limit or ends its worker
+    process loses that game (:data:`FORFEIT_REASONS`), which is logged and listed in the
+    result; a dead or stopped worker is replaced.
+    """
+    jobs = [(which, task) for which, plan in enumerate(plans) for task in plan.tasks]
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
+    if (workers > 1 or limited) and not _shippable([plan.entrants for plan in plans]):
         log.warning("some agents cannot be sent to worker processes: playing in this one")
-        workers = 1
-    with tqdm(total=total, desc=game.name, unit="game", disable=not progress) as bar:
-        if workers == 1:
-            table = _Table(*table_args)
-            played = map(table.play, tasks)
-            records = [_tick(bar, record) for record in played]
+        workers, limited = 1, False
+    records = [[] for _ in plans]
+    desc = plans[0].game.name if len({plan.game.name for plan in plans}) == 1 else "games"
+    with tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress) as bar:
+        if workers == 1 and not limited:
+            tables = {}
+            for which, task in jobs:
+                if which not in tables:
+                    tables[which] = _Table(*plans[which].table_args)
+                records[which].append(_tick(bar, tables[which].play(task)))
         else:
-            context = multiprocessing.get_context("spawn")
-            chunk = max(1, total // (workers * 8))
-            with context.Pool(workers, _start_worker, table_args) as pool:
-                played = pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk)
-                records = [_tick(bar, record) for record in played]
-    records.sort(key=lambda r: r["game"])
-    return TournamentResult.build(game, num_players, seed, entrants, sides, records)
+            for which, record in _play_in_workers(plans, jobs, workers):
+                records[which].append(_tick(bar, record))
+    results = []
+    for plan, played in zip(plans, records, strict=True):
+        played.sort(key=lambda r: r["game"])
+        results.append(
+            TournamentResult.build(
+                plan.game, plan.num_players, plan.seed, plan.entrants, plan.sides, played
+            )
+        )
+    return results
+
+
+#: how often (seconds) the parent looks at its workers' decisions when some have time limits
+WATCH_INTERVAL = 0.1
+#: seconds a decision may run past its time limit before its worker is stopped (a decision
+#: that returns within them loses its game in the worker, which carries on)
+STOP_GRACE = 1.0
+
+
+def _work(conn, watch, tables):
+    """A worker's loop: play the games it is sent (table index, task), send back their records."""
+    made = {}
+    while (job := conn.recv()) is not None:
+        which, task = job
+        if which not in made:
+            made[which] = _Table(*tables[which], watch=watch)
+        conn.send(made[which].play(task))
+
+
+class _Worker:
+    """A worker process, the game it is playing, and its ``watch`` array (see run_game)."""
+
+    def __init__(self, context, tables):
+        self.watch = context.RawArray("d", [-1.0, 0.0, 0.0])
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_work, args=(child, self.watch, tables), daemon=True)
+        self.process.start()
+        child.close()
+        self.job = None
+
+    def give(self, job):
+        self.job = job
+        self.conn.send(job)
+
+    def finished(self, plans) -> dict | None:
+        """The record of the game this worker plays, if it ended: played, or lost by the seat
+        whose decision overran its time limit (the worker is stopped) or that ended the
+        worker; None while it plays on."""
+        if self.conn.poll():
+            try:
+                record, self.job = self.conn.recv(), None
+                return record
+            except EOFError:
+                pass
+        plan, task = plans[self.job[0]], self.job[1]
+        seat, decision, began = int(self.watch[0]), int(self.watch[1]), self.watch[2]
+        if self.process.is_alive():
+            limit = plan.time_limit(task, seat) if seat >= 0 else None
+            overrun = time.monotonic() - began if began else 0.0
+            if not limit or overrun <= limit + STOP_GRACE:
+                return None
+            reason, detail = "timeout", f"a decision ran past {limit:g} s and was stopped"
+        else:
+            code = self.process.exitcode
+            reason, detail = "crash", f"the worker process ended (exit code {code})"
+        self.stop()
+        if seat < 0:
+            raise RuntimeError(f"a worker process ended between games ({detail})")
+        record, self.job = plan.lost(task, seat, decision, reason, detail), None
+        return record
+
+    def stop(self):
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _play_in_workers(plans, jobs, workers):
+    """Play ``jobs`` (plan index, task) in ``workers`` processes; yields (plan index, record)
+    as games end, replacing a worker that died or was stopped."""
+    context = multiprocessing.get_context("spawn")
+    tables = [plan.table_args for plan in plans]
+    pending = list(reversed(jobs))
+    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
+    pool = [_Worker(context, tables) for _ in range(workers)]
+    try:
+        for worker in pool:
+            worker.give(pending.pop())
+        while busy := [worker for worker in pool if worker.job]:
+            waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+            wait(waits, timeout=WATCH_INTERVAL if limited else None)
+            for worker in busy:
+                which = worker.job[0]
+                record = worker.finished(plans)
+                if record is None:
+                    continue
+                yield which, record
+                if not worker.process.is_alive():
+                    pool.remove(worker)
+                    if pending:
+                        pool.append(worker := _Worker(context, tables))
+                if pending:
+                    worker.give(pending.pop())
+    finally:
+        for worker in pool:
+            if worker.job is None and worker.process.is_alive():
+                worker.conn.send(None)  # done: let it leave on its own
+                worker.process.join(timeout=5)
+            worker.stop()
 
 
 def _tick(bar, record):
@@ -396,9 +619,9 @@ def _tick(bar, record):
     forfeit = record["forfeit"]
     if forfeit:
         log.warning(
-            "game %d: %s (seat %d) forfeits with the illegal action %s (%s)",
-            record["game"], forfeit["entrant"], forfeit["seat"], forfeit["action"],
-            forfeit["action_name"],
+            "game %d: %s (seat %d) forfeits at decision %d: %s: %s",
+            record["game"], forfeit["entrant"], forfeit["seat"], forfeit["decision"],
+            forfeit["reason"], forfeit["detail"],
         )  # fmt: skip
     return record
 
@@ -554,7 +777,7 @@ class TournamentResult:
 
     @property
     def forfeits(self) -> list[dict]:
-        """The forfeited games: game index, offending entrant, seat and action."""
+        """The forfeited games: game index, offending entrant, seat, decision, reason, detail."""
         return [{"game": r["game"], **r["forfeit"]} for r in self.games if r["forfeit"]]
 
     def to_dict(self) -> dict:
@@ -585,7 +808,8 @@ class TournamentResult:
             row["decisions"] = r["decisions"]
             forfeit = r["forfeit"]
             row["forfeit"] = (
-                f"{forfeit['entrant']} (seat {forfeit['seat']}): {forfeit['action']}"
+                f"{forfeit['entrant']} (seat {forfeit['seat']}, decision {forfeit['decision']}): "
+                f"{forfeit['reason']}: {forfeit['detail']}"
                 if forfeit
                 else ""
             )
@@ -648,8 +872,8 @@ class TournamentResult:
         lines.append(f"first-seat advantage: {self.first_seat_advantage:+.3f}")
         for f in self.forfeits:
             lines.append(
-                f"forfeit: game {f['game']}, {f['entrant']} as {f['agent']} played "
-                f"{f['action']} ({f['action_name']})"
+                f"forfeit: game {f['game']}, {f['entrant']} as {f['agent']}, decision "
+                f"{f['decision']}: {f['reason']}: {f['detail']}"
             )
         return "\n".join(lines)
 
