@@ -649,18 +649,20 @@ def side_outcomes(record, sides) -> list[Outcome]:
     return outcomes
 
 
-def rate(labels, records) -> dict[str, dict]:
+def rate(labels, records, frozen=None) -> dict[str, dict]:
     """OpenSkill (Plackett-Luce) ratings from the games in order, sides ranked by reward.
 
     An entrant holding several sides of one game is rated once per side, and keeps the mean
-    of those updates."""
+    of those updates. ``frozen`` maps labels to (mu, sigma) ratings that the games leave as
+    they are: the other entrants are rated against them (an anchored rating)."""
     model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in labels}
+    frozen = frozen or {}
+    ratings = {label: model.rating(*frozen.get(label, ()), name=label) for label in labels}
     for record in records:
         seated = [labels[i] for i in record["seating"]]
         rewards = [outcome.reward for outcome in record["outcomes"]]
         updated = model.rate([[ratings[label]] for label in seated], scores=rewards)
-        for label in set(seated):
+        for label in set(seated) - set(frozen):
             mine = [team[0] for name, team in zip(seated, updated, strict=True) if name == label]
             ratings[label] = model.rating(
                 mu=float(np.mean([r.mu for r in mine])),

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import heist_envs
-from agents.arena import agent_seed
+from agents.arena import agent_seed, parse_entrant
 from agents.base import InfoSet
-from agents.registry import make_agent, ready_agent_names
+from agents.registry import ready_agent_names
 from experiments.web.views import table_view
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.record import GameRecord
@@ -202,8 +202,9 @@ def _plain(values):
 # Making tables ------------------------------------------------------------------------------
 
 
-def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
-    """A game with ``players[k]`` in seat k: ``"human"`` or an agent's registry name."""
+def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> Table:
+    """A game with ``players[k]`` in seat k: ``"human"``, an agent's registry name, or one of
+    ``agents``, the agent specs the server offers besides (``heist serve --agents``)."""
     if game_name not in heist_envs.game_names():
         raise TableError(f"unknown game {game_name!r}; games: {', '.join(heist_envs.game_names())}")
     env = heist_envs.make(game_name, num_players=num_players)
@@ -211,13 +212,13 @@ def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
     players = list(players)
     if len(players) != len(names):
         raise TableError(f"give a player for each of the {len(names)} seats ({', '.join(names)})")
-    choices = [HUMAN, *ready_agent_names()]
+    choices = [HUMAN, *ready_agent_names(), *agents]
     for k, who in enumerate(players):
         if who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
     seed = normalize_seed(seed)
     agents = [
-        None if who == HUMAN else make_agent(who, game_name, seed=agent_seed(seed, k))
+        None if who == HUMAN else parse_entrant(who).build(game_name, seed=agent_seed(seed, k))
         for k, who in enumerate(players)
     ]
     env.reset(seed=seed)
