@@ -5,6 +5,7 @@ import importlib
 import json
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import heist_envs
@@ -59,6 +60,14 @@ def add_arena_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="tournament seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the most one decision of any agent may take; past it that game is lost "
+        "(default: no limit)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -123,13 +132,18 @@ def run_play(args):
 
 
 def run_arena(args):
-    from agents.arena import tournament
+    from agents.arena import parse_entrant, tournament
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise ValueError(
+            f"--time-limit must be a positive number of seconds, got {args.time_limit}"
+        )
+    entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
     demo.warm_up(args.game, args.players)
     result = tournament(
         args.game,
-        args.agents,
+        entrants,
         games=args.games,
         num_players=args.players,
         seed=args.seed,

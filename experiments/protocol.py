@@ -20,6 +20,7 @@ plays the same games.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import statistics
@@ -371,3 +372,23 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
         "rating_high": rating["mu"] + half,
         "ordinal": rating["ordinal"],
     }
+
+
+def main(argv=None):
+    """``python -m experiments.protocol LEADERBOARD_CSV --source TEXT``: write the frozen
+    reference ratings (:data:`RATINGS`) from a leaderboard run."""
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.protocol", description=main.__doc__
+    )
+    parser.add_argument("leaderboard_csv", help="a leaderboard run's leaderboard.csv")
+    parser.add_argument("--source", required=True, help="which run it was, for the cards")
+    parser.add_argument("--out", default=str(RATINGS), help=f"default {RATINGS.name}")
+    args = parser.parse_args(argv)
+    Path(args.out).write_text(
+        json.dumps(freeze(args.leaderboard_csv, args.source), indent=1) + "\n"
+    )
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -279,3 +279,16 @@ def test_the_docs_example_agent_runs(tmp_path):
         progress=False,
     )  # fmt: skip
     assert not result.forfeits and result.summary[0]["games"] == 4
+
+
+def test_eval_refuses_bad_input_in_one_line(agent_file, capsys):
+    for argv, message in [
+        (["nowhere.py:Agent", "--game", "art_robbery"], "no file nowhere.py; accepted forms"),
+        ([f"{agent_file}:Lowest", "--game", "chess"], "unknown game 'chess'"),
+        ([f"{agent_file}:Lowest", "--game", "art_robbery", "--players", "9"], "players"),
+        ([f"{agent_file}:Lowest", "--game", "art_robbery", "--time-limit", "0"], "time limit"),
+    ]:
+        with pytest.raises(SystemExit) as exit:
+            cli.main(["eval", *argv])
+        error = capsys.readouterr().err
+        assert exit.value.code == 2 and message in error and error.count("\n") == 1, error
