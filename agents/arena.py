@@ -240,6 +240,13 @@ class Entrant:
     kwargs: dict = field(default_factory=dict)
     time_limit: float | None = None
 
+    def __post_init__(self):
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(
+                f"agent {self.label!r}: the time limit must be a positive number of seconds, "
+                f"got {self.time_limit}"
+            )
+
     def build(self, game_name, seed=None, num_players=None):
         if isinstance(self.agent, str):
             return make_agent(self.agent, game_name, seed, num_players, **self.kwargs)
@@ -357,26 +364,32 @@ class _Table:
         self.watch = watch
 
     def play(self, task) -> dict:
-        index, seed, seating = task
+        try:
+            return self._play(task)
+        finally:
+            if self.watch is not None:  # between games: a crash now is no seat's
+                self.watch[0], self.watch[1], self.watch[2] = -1, 0, 0.0
+
+    def _play(self, task) -> dict:
         game, num_players = self.env.game, self.env.num_players
-        owners = [self.entrants[i] for i in seat_entrants(self.sides, seating)]
+        owners = [self.entrants[i] for i in seat_entrants(self.sides, task[2])]
         labels = [entrant.label for entrant in owners]
         agents = []
         for k, entrant in enumerate(owners):
-            if self.watch is not None:
-                self.watch[0], self.watch[1], self.watch[2] = k, 0, 0.0
+            if self.watch is not None:  # decision -1: building seat k's agent
+                self.watch[0], self.watch[1], self.watch[2] = k, -1, time.monotonic()
             try:
-                agents.append(entrant.build(game.name, agent_seed(seed, k), num_players))
+                agents.append(entrant.build(game.name, agent_seed(task[1], k), num_players))
             except Exception as error:  # the agent's own code: its loss, not the run's end
                 detail = f"building the agent: {type(error).__name__}: {error}"
                 return game_record(
                     task, labels, forfeit_result(game, num_players, k, 0, "error", detail)
                 )
+        if self.watch is not None:
+            self.watch[2] = 0.0
         limits = [entrant.time_limit for entrant in owners]
         watch = self.watch
-        result = run_game(self.env, agents, seed, forfeit=True, time_limits=limits, watch=watch)
-        if self.watch is not None:
-            self.watch[0] = -1  # between games: a crash now is no seat's
+        result = run_game(self.env, agents, task[1], forfeit=True, time_limits=limits, watch=watch)
         return game_record(task, labels, result)
 
 
@@ -519,6 +532,9 @@ WATCH_INTERVAL = 0.1
 #: seconds a decision may run past its time limit before its worker is stopped (a decision
 #: that returns within them loses its game in the worker, which carries on)
 STOP_GRACE = 1.0
+#: the most seconds building an agent that has a time limit may take (loading a network can
+#: take longer than a decision may)
+BUILD_TIME_LIMIT = 60.0
 
 
 def _work(conn, watch, tables):
@@ -560,17 +576,20 @@ class _Worker:
         seat, decision, began = int(self.watch[0]), int(self.watch[1]), self.watch[2]
         if self.process.is_alive():
             limit = plan.time_limit(task, seat) if seat >= 0 else None
+            if limit and decision < 0:
+                limit = max(limit, BUILD_TIME_LIMIT)
             overrun = time.monotonic() - began if began else 0.0
             if not limit or overrun <= limit + STOP_GRACE:
                 return None
-            reason, detail = "timeout", f"a decision ran past {limit:g} s and was stopped"
+            what = "building the agent" if decision < 0 else "a decision"
+            reason, detail = "timeout", f"{what} ran past {limit:g} s and was stopped"
         else:
             code = self.process.exitcode
             reason, detail = "crash", f"the worker process ended (exit code {code})"
         self.stop()
         if seat < 0:
             raise RuntimeError(f"a worker process ended between games ({detail})")
-        record, self.job = plan.lost(task, seat, decision, reason, detail), None
+        record, self.job = plan.lost(task, seat, max(decision, 0), reason, detail), None
         return record
 
     def stop(self):

@@ -51,13 +51,21 @@ MODULE_SPEC = re.compile(r"(?P<module>[A-Za-z_][\w.]*):(?P<name>[A-Za-z_]\w*)(?:
 
 #: loaded agent files, by resolved path: each file runs once per process
 _FILES: dict[Path, object] = {}
+#: the last look at the installed packages: (sys.path then, what it found)
+_INSTALLED: tuple[tuple, dict] | None = None
 
 
 def installed_agents() -> dict:
     """The agents installed packages register: entry-point name -> entry point (a built-in
-    name takes precedence over an entry point of the same name)."""
-    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    return {ep.name: ep for ep in found if ep.name not in AGENT_FACTORIES}
+    name takes precedence over an entry point of the same name). Looked up again when
+    ``sys.path`` changes: reading every package's metadata takes milliseconds, and agents are
+    built for every game."""
+    global _INSTALLED
+    if _INSTALLED is None or _INSTALLED[0] != tuple(sys.path):
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        agents = {ep.name: ep for ep in found if ep.name not in AGENT_FACTORIES}
+        _INSTALLED = (tuple(sys.path), agents)
+    return _INSTALLED[1]
 
 
 def agent_names() -> list[str]:
@@ -110,13 +118,13 @@ def load(target: str, spec: str | None = None):
     """The class or factory ``target`` names: a built-in or installed agent's name,
     ``module:Name`` or ``/path/file.py:Name``."""
     spec = spec or target
-    if target in AGENT_FACTORIES:
-        return load_builtin(target)
-    installed = installed_agents()
-    if target in installed:
-        return installed[target].load()
     where, _, name = target.rpartition(":")
     if not where:
+        if target in AGENT_FACTORIES:
+            return load_builtin(target)
+        installed = installed_agents()
+        if target in installed:
+            return installed[target].load()
         raise ValueError(f"unknown agent {spec!r}; available: {', '.join(agent_names())}")
     if where.endswith(".py"):
         module = load_file(Path(where), spec)

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from agents import registry
+from agents import arena, registry
 from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
 from experiments import cli, leaderboard, protocol
 
@@ -91,6 +91,12 @@ class BreaksWhenBuilt:
     def __init__(self, game_name, seed=None):
         if seed != 0:  # the arena's check builds it with seed 0: the games then fail
             raise KeyError("no such table")
+
+
+class HangsWhenBuilt:
+    def __init__(self, game_name, seed=None):
+        if seed != 0:
+            time.sleep(600)
 """
 
 
@@ -217,7 +223,8 @@ def test_an_installed_agent_plays_in_worker_processes(installed):
     assert result.agents == ["lowest", "random"] and not result.forfeits
 
 
-def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path):
+def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(arena, "BUILD_TIME_LIMIT", 1.0)
     failing = tmp_path / "failing.py"
     failing.write_text(FAILING_FILE)
     kinds = {
@@ -228,6 +235,7 @@ def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path):
         "Hangs": ("timeout", "ran past 1 s and was stopped"),
         "Crashes": ("crash", "exit code 3"),
         "BreaksWhenBuilt": ("error", "building the agent: KeyError"),
+        "HangsWhenBuilt": ("timeout", "building the agent ran past 1 s and was stopped"),
     }
     plans = [
         plan_tournament(
@@ -245,7 +253,7 @@ def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path):
         for forfeit in result.forfeits:
             assert forfeit["entrant"] == name and forfeit["reason"] == reason
             assert detail in forfeit["detail"], forfeit
-            if name == "BreaksWhenBuilt":
+            if name.endswith("WhenBuilt"):
                 assert forfeit["decision"] == 0
             else:  # its second decision: its first came before
                 assert forfeit["decision"] >= 1
