@@ -12,6 +12,7 @@ game reports one) with 95% intervals, an OpenSkill rating, and how much the firs
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import io
@@ -22,6 +23,7 @@ import os
 import pickle
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -548,7 +550,8 @@ def _work(conn, watch, tables):
 
 
 class _Worker:
-    """A worker process, the game it is playing, and its ``watch`` array (see run_game)."""
+    """A worker process, the games sent to it (the first one is playing), and its ``watch``
+    array (see :func:`run_game`)."""
 
     def __init__(self, context, tables):
         self.watch = context.RawArray("d", [-1.0, 0.0, 0.0])
@@ -556,23 +559,25 @@ class _Worker:
         self.process = context.Process(target=_work, args=(child, self.watch, tables), daemon=True)
         self.process.start()
         child.close()
-        self.job = None
+        self.jobs = deque()
 
     def give(self, job):
-        self.job = job
-        self.conn.send(job)
+        self.jobs.append(job)
+        with contextlib.suppress(OSError):  # a dead worker: finished() tells
+            self.conn.send(job)
 
-    def finished(self, plans) -> dict | None:
-        """The record of the game this worker plays, if it ended: played, or lost by the seat
-        whose decision overran its time limit (the worker is stopped) or that ended the
+    def finished(self, plans) -> tuple | None:
+        """(job, record) of the game this worker plays, if it ended: played, or lost by the
+        seat whose decision overran its time limit (the worker is stopped) or that ended the
         worker; None while it plays on."""
-        if self.conn.poll():
-            try:
-                record, self.job = self.conn.recv(), None
-                return record
-            except EOFError:
-                pass
-        plan, task = plans[self.job[0]], self.job[1]
+        try:
+            if self.conn.poll():
+                record = self.conn.recv()
+                return self.jobs.popleft(), record
+        except (EOFError, OSError):  # it died: the pipe is closed, or reset with games unread
+            pass
+        job = self.jobs[0]
+        plan, task = plans[job[0]], job[1]
         seat, decision, began = int(self.watch[0]), int(self.watch[1]), self.watch[2]
         if self.process.is_alive():
             limit = plan.time_limit(task, seat) if seat >= 0 else None
@@ -589,8 +594,7 @@ class _Worker:
         self.stop()
         if seat < 0:
             raise RuntimeError(f"a worker process ended between games ({detail})")
-        record, self.job = plan.lost(task, seat, max(decision, 0), reason, detail), None
-        return record
+        return self.jobs.popleft(), plan.lost(task, seat, max(decision, 0), reason, detail)
 
     def stop(self):
         if self.process.is_alive():
@@ -599,35 +603,45 @@ class _Worker:
         self.conn.close()
 
 
+#: games sent ahead to each worker, so that it need not wait for the parent between games
+IN_FLIGHT = 2
+
+
 def _play_in_workers(plans, jobs, workers):
     """Play ``jobs`` (plan index, task) in ``workers`` processes; yields (plan index, record)
-    as games end, replacing a worker that died or was stopped."""
+    as games end, replacing a worker that died or was stopped (the games sent ahead to it go
+    to the others)."""
     context = multiprocessing.get_context("spawn")
     tables = [plan.table_args for plan in plans]
-    pending = list(reversed(jobs))
+    pending = deque(jobs)
     limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
     pool = [_Worker(context, tables) for _ in range(workers)]
+
+    def feed(worker):
+        while pending and len(worker.jobs) < IN_FLIGHT:
+            worker.give(pending.popleft())
+
     try:
         for worker in pool:
-            worker.give(pending.pop())
-        while busy := [worker for worker in pool if worker.job]:
+            feed(worker)
+        while busy := [worker for worker in pool if worker.jobs]:
             waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
             wait(waits, timeout=WATCH_INTERVAL if limited else None)
             for worker in busy:
-                which = worker.job[0]
-                record = worker.finished(plans)
-                if record is None:
+                ended = worker.finished(plans)
+                if ended is None:
                     continue
-                yield which, record
+                yield ended[0][0], ended[1]
                 if not worker.process.is_alive():
                     pool.remove(worker)
+                    pending.extendleft(reversed(worker.jobs))
+                    worker.jobs.clear()
                     if pending:
                         pool.append(worker := _Worker(context, tables))
-                if pending:
-                    worker.give(pending.pop())
+                feed(worker)
     finally:
         for worker in pool:
-            if worker.job is None and worker.process.is_alive():
+            if not worker.jobs and worker.process.is_alive():
                 worker.conn.send(None)  # done: let it leave on its own
                 worker.process.join(timeout=5)
             worker.stop()

@@ -122,10 +122,15 @@ def load(target: str, spec: str | None = None):
     if not where:
         if target in AGENT_FACTORIES:
             return load_builtin(target)
-        installed = installed_agents()
-        if target in installed:
-            return installed[target].load()
-        raise ValueError(f"unknown agent {spec!r}; available: {', '.join(agent_names())}")
+        installed = installed_agents().get(target)
+        if installed is None:
+            raise ValueError(f"unknown agent {spec!r}; available: {', '.join(agent_names())}")
+        try:
+            return installed.load()
+        except Exception as error:
+            raise ValueError(
+                f"agent {spec!r}: loading {installed.value} raised {type(error).__name__}: {error}"
+            ) from error
     if where.endswith(".py"):
         module = load_file(Path(where), spec)
     else:
@@ -133,6 +138,10 @@ def load(target: str, spec: str | None = None):
             module = importlib.import_module(where)
         except ModuleNotFoundError as missing:
             raise ValueError(f"agent {spec!r}: no module named {missing.name!r}") from None
+        except Exception as error:
+            raise ValueError(
+                f"agent {spec!r}: importing {where} raised {type(error).__name__}: {error}"
+            ) from error
     if not hasattr(module, name):
         raise ValueError(f"agent {spec!r}: {where} has no {name!r}; {SPEC_FORMS}")
     return getattr(module, name)

@@ -459,7 +459,8 @@ def main(argv=None):
         "--agents",
         nargs="+",
         metavar="AGENT",
-        help="agents, as for heist arena (default: random, heuristic, ISMCTS at the "
+        help="agent specs, as for heist arena: names or outside agents, docs/agents.md "
+        "(default: random, heuristic, ISMCTS at the "
         "--simulations budgets, ISMCTS at the smallest budget guided by the shipped policy "
         f"(prior=shipped), {TUNED_HEURISTIC} in games whose heuristic has weights, and "
         f"{', '.join(default_agents(())[2:]) or 'none'})",

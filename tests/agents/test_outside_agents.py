@@ -215,12 +215,16 @@ def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
     assert f"art_robbery,4,2,{spec}," in rows
 
 
-def test_an_installed_agent_plays_in_worker_processes(installed):
-    result = tournament(
-        "toits_de_paris", [installed, "random"], games=2, num_players=2, seed=1, workers=2,
-        progress=False,
+def test_an_installed_agent_plays_in_worker_processes_and_gets_a_card(installed, monkeypatch):
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 2)
+    card = protocol.evaluate(
+        f"{installed}:explore=0.5", "toits_de_paris", counts=[2, 3], quick=True, workers=2,
+        progress=False, show=lambda text: None,
     )  # fmt: skip
-    assert result.agents == ["lowest", "random"] and not result.forfeits
+    assert [(t["players"], t["games"]) for t in card.tables] == [(2, 2), (3, 3)]
+    assert card.results[0].agents == ["lowest:explore=0.5", "random"]
+    assert not card.failures and card.ratings[1]["games"] == 3
 
 
 def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
