@@ -135,10 +135,6 @@ def run_arena(args):
     from agents.arena import parse_entrant, tournament
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise ValueError(
-            f"--time-limit must be a positive number of seconds, got {args.time_limit}"
-        )
     entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
     demo.warm_up(args.game, args.players)
     result = tournament(
