@@ -88,6 +88,8 @@ def builds(entrant, game, num_players) -> str | None:
         entrant.build(game.name, seed=0, num_players=num_players)
     except (TypeError, ValueError) as error:
         return str(error).replace(f"{PROJECT}{os.sep}", "")
+    except Exception as error:  # an outside agent's own code failed
+        return f"building it raised {type(error).__name__}: {error}"
     return None
 
 

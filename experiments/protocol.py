@@ -305,15 +305,10 @@ def evaluate(
     tables, failures = [], []
     for (num_players, spec), result in zip(where, results, strict=True):
         figures = agent_figures(result, 0)
-        mine = [f for f in result.forfeits if f["entrant"] == entrant.label]
+        lost = [f for f in result.forfeits if f["entrant"] == entrant.label]
         failures += [
-            {
-                "players": num_players,
-                "reference": spec,
-                "seed": result.games[f["game"]]["seed"],
-                **f,
-            }  # fmt: skip
-            for f in mine
+            {"players": num_players, "reference": spec, "seed": result.games[f["game"]]["seed"]} | f
+            for f in lost
         ]
         tables.append(
             {
@@ -322,7 +317,7 @@ def evaluate(
                 "seed": result.seed,
                 "fair_share": 1 / len(result.side_agents),
                 **figures,
-                "failures": len(mine),
+                "failures": len(lost),
             }
         )
     ratings = [

@@ -304,3 +304,30 @@ def test_eval_refuses_bad_input_in_one_line(agent_file, capsys):
             cli.main(["eval", *argv])
         error = capsys.readouterr().err
         assert exit.value.code == 2 and message in error and error.count("\n") == 1, error
+
+
+def test_a_card_says_which_counts_an_agent_cannot_play(tmp_path, monkeypatch):
+    path = tmp_path / "four.py"
+    path.write_text(
+        AGENT_FILE
+        + textwrap.dedent("""
+        def four_only(game_name, seed=None, num_players=None):
+            if num_players != 4:
+                raise RuntimeError("plays 4 players only")
+            return Lowest(game_name, seed)
+        """)
+    )
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 4)
+    spec = f"{path}:four_only"
+    with pytest.raises(ValueError, match="plays no table of art_robbery: 2 players: the agent"):
+        protocol.evaluate(spec, "art_robbery", counts=[2], quick=True, progress=False)
+    card = protocol.evaluate(
+        spec, "art_robbery", counts=[2, 4], quick=True, workers=1, progress=False,
+        show=lambda text: None,
+    )  # fmt: skip
+    assert [t["players"] for t in card.tables] == [4] and not card.failures
+    assert card.left_out == [
+        "2 players: the agent cannot play (building it raised RuntimeError: plays 4 players only)"
+    ]
+    assert "## Not played" in card.markdown()
