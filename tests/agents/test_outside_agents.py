@@ -331,3 +331,15 @@ def test_a_card_says_which_counts_an_agent_cannot_play(tmp_path, monkeypatch):
         "2 players: the agent cannot play (building it raised RuntimeError: plays 4 players only)"
     ]
     assert "## Not played" in card.markdown()
+
+
+def test_frozen_ratings_stay_and_anchor_the_others():
+    result = tournament(
+        "art_robbery", ["random", "random"], games=4, num_players=2, seed=2, workers=1,
+        progress=False,
+    )  # fmt: skip
+    free = arena.rate(result.agents, result.games)
+    anchored = arena.rate(result.agents, result.games, frozen={"random_2": (30.0, 1.0)})
+    assert (anchored["random_2"]["mu"], anchored["random_2"]["sigma"]) == (30.0, 1.0)
+    assert anchored["random"]["mu"] != free["random"]["mu"]
+    assert anchored["random"]["sigma"] < 25 / 3
