@@ -343,3 +343,14 @@ def test_frozen_ratings_stay_and_anchor_the_others():
     assert (anchored["random_2"]["mu"], anchored["random_2"]["sigma"]) == (30.0, 1.0)
     assert anchored["random"]["mu"] != free["random"]["mu"]
     assert anchored["random"]["sigma"] < 25 / 3
+
+
+def test_arena_time_limit_stops_a_hanging_agent(tmp_path, capsys):
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    out = run_cli(
+        capsys, "arena", "art_robbery", "--agents", f"{failing}:Hangs", "random", "--games",
+        "2", "--players", "2", "--seed", "1", "--workers", "2", "--time-limit", "0.5",
+        "--no-progress",
+    )  # fmt: skip
+    assert out.count(": timeout: a decision ran past 0.5 s and was stopped") == 2
