@@ -410,6 +410,11 @@ def _shippable(value) -> bool:
     return not (interactive and b"__main__" in data)
 
 
+#: the progress bar until the first game is in: each process (every worker) loads the agents'
+#: compiled code first, or compiles it on the first use after installing
+STARTING = "first game: loading or compiling the agents' code"
+
+
 @dataclass
 class TournamentPlan:
     """What a tournament plays: its table, its entrants and sides, and its games as tasks
@@ -508,16 +513,18 @@ def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResul
         workers, limited = 1, False
     records = [[] for _ in plans]
     desc = plans[0].game.name if len({plan.game.name for plan in plans}) == 1 else "games"
-    with tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress) as bar:
+    bar = tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress, postfix=STARTING)
+    with bar:
         if workers == 1 and not limited:
             tables = {}
-            for which, task in jobs:
+            for k, (which, task) in enumerate(jobs):
                 if which not in tables:
                     tables[which] = _Table(*plans[which].table_args)
-                records[which].append(_tick(bar, tables[which].play(task)))
+                records[which].append(_tick(bar, tables[which].play(task), k == 0))
         else:
-            for which, record in _play_in_workers(plans, jobs, workers):
-                records[which].append(_tick(bar, record))
+            played = _play_in_workers(plans, jobs, workers)
+            for k, (which, record) in enumerate(played):
+                records[which].append(_tick(bar, record, k == 0))
     results = []
     for plan, played in zip(plans, records, strict=True):
         played.sort(key=lambda r: r["game"])
@@ -647,7 +654,12 @@ def _play_in_workers(plans, jobs, workers):
             worker.stop()
 
 
-def _tick(bar, record):
+def _tick(bar, record, first):
+    if first and not bar.disable:  # the wait was the start, not a game: out of the pace
+        started = bar.start_t
+        bar.unpause()
+        bar.start_t = started
+        bar.set_postfix_str("", refresh=False)
     bar.update()
     forfeit = record["forfeit"]
     if forfeit:
@@ -735,7 +747,8 @@ def entrant_summary(index, label, records, rating) -> dict:
     other_rate = sum(other) / len(other) if other else None
     return {
         "agent": label,
-        "games": len(held),
+        "games": sum(index in record["seating"] for record in records),
+        "seat_games": len(held),
         "wins": wins,
         **rate_summary(wins, len(held)),
         **mean_summary("reward", [outcome.reward for _, outcome in held]),
@@ -756,7 +769,9 @@ class TournamentResult:
     """A finished tournament: every game, and the per-entrant and per-seat summaries.
 
     ``summary`` holds one dict per entrant (columns of ``summary.csv``): ``games`` counts the
-    sides it held, ``win_rate`` with its Wilson interval (``win_low``, ``win_high``),
+    games it sat in, ``seat_games`` the sides it held in them (the count behind its rates: an
+    entrant holding two seats of a game plays two seat-games), ``win_rate`` per side held,
+    with its Wilson interval (``win_low``, ``win_high``),
     ``mean_reward`` and ``mean_score`` with normal intervals, the OpenSkill ``mu``, ``sigma``
     and ``ordinal`` (mu - 3 sigma), its win rate in the first seat (the side holding seat 0)
     and elsewhere, their difference ``first_seat_advantage``, and its ``forfeits``.
@@ -873,6 +888,7 @@ class TournamentResult:
         columns = [
             ("agent", f"<{max(12, *(len(label) for label in self.agents))}"),
             ("games", ">5"),
+            ("seat-games", ">10"),
             ("win rate [95% CI]", "<20"),
             ("mean reward [95% CI]", "<23"),
             ("score", ">7"),
@@ -892,6 +908,7 @@ class TournamentResult:
             values = [
                 s["agent"],
                 s["games"],
+                s["seat_games"],
                 f"{s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]",
                 f"{s['mean_reward']:+.3f} [{s['reward_low']:+.3f}, {s['reward_high']:+.3f}]",
                 "" if s["mean_score"] is None else f"{s['mean_score']:.1f}",

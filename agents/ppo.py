@@ -51,7 +51,35 @@ def checkpoint_info(path) -> dict:
         raise GameRecordError(f"checkpoint metadata {meta} is not valid JSON: {error}") from None
     if not isinstance(info, dict) or "game" not in info or "num_players" not in info:
         raise GameRecordError(f"checkpoint metadata {meta} needs the keys game and num_players")
+    check_info(info, meta)
     return info
+
+
+def check_info(info, where):
+    """A GameRecordError naming the field and what it allows unless the metadata's own
+    fields (``game``, ``num_players``, ``policy_only``, ``activation``) are well typed: the
+    one check of every loader (``PPOAgent``, ``export_policy``, ``heist train --init``)."""
+
+    def refuse(key, allowed):
+        raise GameRecordError(f"{where}: {key!r} must be {allowed}; got {info[key]!r:.80}")
+
+    names = heist_envs.game_names()
+    if info["game"] not in names:  # a list or a number is no name either
+        refuse("game", f"one of {', '.join(names)}")
+    game = heist_envs.get_game(info["game"])
+    counts = trained_counts(info)
+    if not counts or not all(
+        type(n) is int and game.min_players <= n <= game.max_players for n in counts
+    ):
+        refuse(
+            "num_players",
+            f"a player count {game.min_players} to {game.max_players}, or a list of them",
+        )
+    if "policy_only" in info and not isinstance(info["policy_only"], bool):
+        refuse("policy_only", "true or false")
+    activation = info.get("activation", DEFAULT_ACTIVATION)
+    if not isinstance(activation, str) or activation.lower() not in ACTIVATIONS:
+        refuse("activation", f"one of {', '.join(ACTIVATIONS)}")
 
 
 def trained_counts(info) -> list[int]:
@@ -108,12 +136,18 @@ def save_checkpoint(model, path, game_name, num_players, policy_only=False, **ex
     return write_info(path, game_name, num_players, False, model.policy.activation_fn, extra)
 
 
-def read_weights(path, info) -> dict:
-    """The policy's tensors from a checkpoint, read without unpickling any Python object."""
+def read_weights(path, policy_only) -> dict:
+    """The policy's tensors from a checkpoint (a ``torch.save`` of them with
+    ``policy_only``, else an SB3 model zip), read without unpickling any Python object."""
     import torch
 
+    if not zipfile.is_zipfile(path):
+        raise GameRecordError(
+            f"{path} is not a checkpoint file (truncated or not a checkpoint: a checkpoint is "
+            "a zip archive, as torch.save and SB3's model.save write it)"
+        )
     try:
-        if info.get("policy_only"):
+        if policy_only:
             return torch.load(path, map_location="cpu", weights_only=True)
         with zipfile.ZipFile(path) as archive, archive.open("policy.pth") as member:
             return torch.load(member, map_location="cpu", weights_only=True)
@@ -156,11 +190,6 @@ def build_policy(game, weights, activation):
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    if activation not in ACTIVATIONS:
-        raise GameRecordError(
-            f"unknown activation {activation!r} in checkpoint metadata; "
-            f"known: {', '.join(ACTIVATIONS)}"
-        )
     env = heist_envs.make(game.name)
     policy = MaskableActorCriticPolicy(
         env.observation_space(env.possible_agents[0])["observation"],
@@ -188,7 +217,7 @@ def load_policy(path, trusted=False):
     info = checkpoint_info(path)
     game = heist_envs.get_game(info["game"])
     try:
-        weights = read_weights(path, info)
+        weights = read_weights(path, info.get("policy_only"))
     except GameRecordError:
         if not trusted:
             raise

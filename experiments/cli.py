@@ -4,6 +4,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -221,6 +222,16 @@ def run_docs(rest):
 
 
 def main(argv=None):
+    try:
+        return run_command(argv)
+    except BrokenPipeError:
+        # the reader left (`heist demo | head`): stop quietly, as a shell tool does, and point
+        # stdout at devnull so that the interpreter's last flush does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # killed by SIGPIPE, in the shell's words
+
+
+def run_command(argv=None):
     parser = argparse.ArgumentParser(prog="heist", description="heist-envs games and tools")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, text, add_arguments in [

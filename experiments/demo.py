@@ -4,17 +4,14 @@ python -m experiments.demo art_robbery --players 4 --seed 1
 """
 
 import argparse
-import threading
 import time
 
 import numpy as np
+from numba.core import event
 
 import heist_envs
 from agents import RandomAgent
 from agents.arena import agent_seed, parse_entrant, play, side_seats
-
-#: seconds of silence before the first-use compilation notice is shown
-NOTICE_AFTER = 1.0
 
 
 def fresh_seed() -> int:
@@ -22,29 +19,40 @@ def fresh_seed() -> int:
     return int(np.random.default_rng().integers(1 << 31))
 
 
+class CompileNotice(event.Listener):
+    """Calls ``tell`` once, when numba starts compiling a function it caches: a cache miss,
+    as on the first use after installing. Loading from the cache compiles nothing, and the
+    small uncached wrappers compiled in every process (heist_envs.core.compiled) are quick."""
+
+    def __init__(self, tell):
+        self.tell = tell
+        self.told = False
+
+    def on_start(self, ev):
+        if not self.told and ev.data["dispatcher"].stats.cache_path is not None:
+            self.told = True
+            self.tell()
+
+    def on_end(self, ev):
+        pass
+
+
 def warm_up(game_name, num_players=None, show=print):
-    """Compile ``game_name``'s kernels before the first game, telling the user when it takes
-    long: the first use after installing compiles them (numba caches them for later runs)."""
+    """Compile ``game_name``'s kernels before the first game, telling the user when numba
+    compiles them (the first use after installing; later runs load them from its cache)."""
     game = heist_envs.get_game(game_name)
     started = time.perf_counter()
-    told = []
-
-    def tell():
-        told.append(True)
-        show(
+    notice = CompileNotice(
+        lambda: show(
             f"Compiling {game.title}'s rules (first use after installing: 10-30 s; later runs "
             "load them from numba's cache)..."
         )
-
-    notice = threading.Timer(NOTICE_AFTER, tell)
-    notice.start()
-    try:
+    )
+    with event.install_listener("numba:compile", notice):
         seats = game.num_seats(game.check_players(num_players))
         agents = [RandomAgent(k) for k in range(seats)]
         play(game.name, agents, num_players, seed=0, on_step=render_every_view)
-    finally:
-        notice.cancel()
-    if told:
+    if notice.told:
         show(f"Compiled in {time.perf_counter() - started:.0f} s.")
 
 

@@ -168,49 +168,6 @@ def how_to_rob_a_bank_components(data) -> list[str]:
     return lines
 
 
-#: each effect's text, from the card's parameters (faces by name, a to-set as names)
-EFFECT_TEXT = {
-    "VP": "{vp} VP at the end",
-    "CONVERT_DIE": "once a round: turn one {pa} die of your pile to {pb}",
-    "SPEND_DIE_FOR_INFAMY": "once a round: spend one {pa} die of your pile for {pb} infamy",
-    "SPEND_DIE_FOR_GOLD": "once a round: spend one {pa} die of your pile for {pb} gold",
-    "GOLD_FOR_INFAMY": "in your purchase turn, as often as you like: pay {pa} gold for {pb} infamy",
-    "EXTRA_BUY_IF_PILE_HAS": "+1 purchase in a round whose divide left a {pa} die in your pile",
-    "EXTRA_BUY_AND_DISCOUNT": "+1 purchase every round; each later purchase costs one gem less "
-    "(your choice)",
-    "INFAMY_ON_BUY_WITH": "+1 infamy each time you buy a card with {pa} in its cost (this one "
-    "included)",
-    "INFAMY_IF_PAWN": "+1 infamy if you hold the pawn at the end of a divide",
-    "INFAMY_WHEN_STOLEN": "+1 infamy each time your pile is stolen",
-    "LUCKY_APPENDAGE": "dice given back from your stolen pile keep their faces; at the start "
-    "of purchases you may reroll one die of your pile",
-    "BONUS_GOLD_ON_TURN_IN": "+1 gold at the end of a round in which you turn in a purse die",
-    "BONUS_INFAMY_ON_TURN_IN": "+1 infamy at the end of a round in which you turn in a mask die",
-    "GAIN_TOP_CARD": "when bought it goes back to the box, and you gain the top card of the "
-    "newest open deck for free",
-    "INFAMY_EQ_PILE_SIZE": "when gained: 1 infamy per object your pile held at the end of "
-    "this round's divide",
-    "SAFEHOUSE": "at the end: {pa} VP if you own one building icon, {pb} VP with two or more",
-    "VP_PER_WAND_PAIR": "at the end: {pa} VP per pair of wand icons you own",
-    "VP_PER_OTHER_CARD": "at the end: {pa} VP per other card you own",
-    "VP_PER_INFAMY_PAIR": "at the end: {pa} VP per 2 infamy",
-    "TREASURE_MAP": "at the end: {pa} VP, or {pb} VP if another player owns a compass card",
-}
-
-
-def effect_text(card, data) -> str:
-    """What a Thief's Market card does, from its effect code and parameters."""
-    code = data.EFFECT_NAMES[card.effect]
-    pa, pb = card.pa, card.pb
-    face_first = ("SPEND_DIE_FOR_INFAMY", "SPEND_DIE_FOR_GOLD", "EXTRA_BUY_IF_PILE_HAS")
-    if code in ("CONVERT_DIE", "INFAMY_ON_BUY_WITH", *face_first):
-        pa = data.FACE_NAMES[pa]
-    if code == "CONVERT_DIE":
-        faces = [data.FACE_NAMES[f] for f in range(data.NUM_FACES) if card.pb >> f & 1]
-        pb = " or ".join(faces)
-    return EFFECT_TEXT[code].format(vp=card.vp, pa=pa, pb=pb)
-
-
 def thiefs_market_components(data) -> list[str]:
     lines = [
         f"The {data.NUM_CARDS} market cards (costs in gems: `G` green, `W` white, `B` blue, "
@@ -220,7 +177,7 @@ def thiefs_market_components(data) -> list[str]:
     lines += table(
         ["id", "deck", "card", "cost", "icons", "effect"],
         [
-            (card.id, card.deck, card.name, card.cost, card.icons, effect_text(card, data))
+            (card.id, card.deck, card.name, card.cost, card.icons, data.effect_text(card))
             for card in data.CARD_TABLE
         ],
     )
@@ -351,6 +308,8 @@ def main(argv=None):
         outdated = stale()
         for path in outdated:
             print(f"out of date: {path} (run: heist docs)")
+        if not outdated:
+            print(f"{DOCS / 'games'}/*.md are current: each matches its game's metadata")
         sys.exit(1 if outdated else 0)
     for path, text in pages().items():
         path.parent.mkdir(parents=True, exist_ok=True)

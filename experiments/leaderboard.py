@@ -8,7 +8,7 @@ won and the other did not. In games of sides with different roles (How to Rob a 
 and robbers) every figure is given per side as well.
 
     heist leaderboard                   # docs/leaderboard.md and docs/leaderboard*.csv
-    heist leaderboard --quick --out DIR  # a small run for CI and tests
+    heist leaderboard --quick            # a small run for CI and tests, in results/ (or --out)
 """
 
 from __future__ import annotations
@@ -43,15 +43,17 @@ SIDE_NAMES = {"how_to_rob_a_bank": ["bank", "robbers"]}
 
 @dataclass(frozen=True)
 class Size:
-    """How much a run plays: games per table, ISMCTS budgets, player counts per game."""
+    """How much a run plays: games per table, ISMCTS budgets, player counts per game; and
+    where it writes by default (a quick run never replaces the committed full one)."""
 
     games: int
     simulations: tuple[int, ...]
     other_count: bool  # each game's default count and one other, or the default only
+    out: str
 
 
-FULL = Size(games=1000, simulations=(100, 1000), other_count=True)
-QUICK = Size(games=20, simulations=(10, 50), other_count=False)
+FULL = Size(games=1000, simulations=(100, 1000), other_count=True, out="docs")
+QUICK = Size(games=20, simulations=(10, 50), other_count=False, out="results/leaderboard_quick")
 DEFAULT_SEED = 12
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -484,7 +486,9 @@ def main(argv=None):
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="tournament seed")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--out", default="docs", help="folder to write to (default docs)")
+    parser.add_argument(
+        "--out", help=f"folder to write to (default {FULL.out}; --quick: {QUICK.out})"
+    )
     parser.add_argument(
         "--quick", action="store_true", help="a small run for CI: few games, small budgets"
     )
@@ -499,12 +503,13 @@ def main(argv=None):
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
         tables = plan(args.games, args.counts, agents, size.other_count)
-        check_writable(args.out)
+        out = args.out or size.out
+        check_writable(out)
         started = time.perf_counter()
         run(tables, games, args.seed, args.workers, not args.no_progress)
         wall = time.perf_counter() - started
         command = shlex.join(["heist", "leaderboard", *argv])
-        for path in write(tables, args.out, command, args.seed, wall):
+        for path in write(tables, out, command, args.seed, wall):
             print(f"wrote {path}")
     except ValueError as error:
         parser.exit(2, f"heist leaderboard: error: {error}\n")

@@ -11,8 +11,9 @@ the heuristic agent. Every ``--eval-every`` iterations (and at the end) the run 
 checkpoint and plays it against the heuristic in the arena.
 
 Writes to ``--out``: ``metrics.csv`` (one row per iteration), ``eval.csv`` (win rate vs the
-heuristic with its 95% interval), ``checkpoints/iter_NNNN`` (RLlib checkpoints that
-``make_agent("rllib", game, checkpoint=...)`` plays), ``final`` (the last one) and
+heuristic with its 95% interval), ``checkpoints/iter_NNNN`` (RLlib checkpoints, each with the
+weights-only export that ``make_agent("rllib", game, checkpoint=...)`` plays without
+unpickling: ``heist.json`` and ``weights/<module>.pt``), ``final`` (the last one) and
 ``learning_curve.png``. Needs the ``rllib`` extra.
 """
 
@@ -195,11 +196,8 @@ def build_config(args, game):
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
 
-    from agents.rllib import AgentRLModule
+    from agents.rllib import AgentRLModule, trained_module_spec
     from heist_envs.integrations.rllib import (
         HeistMultiAgentEnv,
         observation_space,
@@ -212,11 +210,7 @@ def build_config(args, game):
         "action_space": gym.spaces.Discrete(game.num_actions),
     }
     trained = trained_policies(game, args.players)
-    model = {"fcnet_hiddens": args.hidden, "fcnet_activation": "tanh", "head_fcnet_hiddens": []}
-    specs = {
-        p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model, **spaces)
-        for p in trained
-    }
+    specs = {p: trained_module_spec(game, args.hidden) for p in trained}
     specs[HEURISTIC] = RLModuleSpec(
         module_class=AgentRLModule,
         model_config={"game": game.name, "agent": HEURISTIC, "seed": args.seed},
@@ -232,7 +226,13 @@ def build_config(args, game):
         .environment(
             HeistMultiAgentEnv, env_config={"game": game.name, "num_players": args.players}
         )
-        .env_runners(num_env_runners=args.env_runners, rollout_fragment_length="auto")
+        # no sample timeout: RLlib discards the episodes of a runner slower than it (60 s by
+        # default; a loaded cluster node is), which left iterations with no steps counted
+        .env_runners(
+            num_env_runners=args.env_runners,
+            rollout_fragment_length="auto",
+            sample_timeout_s=None,
+        )
         .multi_agent(policies=set(specs), policy_mapping_fn=league, policies_to_train=trained)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(
@@ -282,6 +282,14 @@ def add_snapshot(algo, league, trained, iteration, pool_size) -> League:
     return new_league
 
 
+def learner_states(algo, trained) -> dict:
+    """Each trained module's full state (the value head too) from the learner; the env
+    runners hold inference-only copies."""
+    components = [f"learner/rl_module/{policy}" for policy in trained]
+    modules = algo.learner_group.get_state(components=components)["learner"]["rl_module"]
+    return {policy: modules[policy] for policy in trained}
+
+
 def evaluate(checkpoint, args, seed) -> dict:
     """The checkpoint's win rate against the heuristic in the arena, with its interval."""
     from agents.arena import Entrant, tournament
@@ -297,10 +305,15 @@ def evaluate(checkpoint, args, seed) -> dict:
         progress=False,
     )
     row = result.summary[0]
-    return {k: row[k] for k in ("games", "win_rate", "win_low", "win_high", "mean_reward")}
+    return {
+        k: row[k] for k in ("games", "seat_games", "win_rate", "win_low", "win_high", "mean_reward")
+    }
 
 
 def metrics_row(iteration, result, trained, elapsed, league) -> dict:
+    """One ``metrics.csv`` row from a training result: RLlib's counts summed over the env
+    runners, the league's rewards, each seat's mean return (a shared policy's episode return
+    is the sum over seats, the same every game) and each trained policy's entropy."""
     runners = result.get("env_runners", {})
     learners = result.get("learners", {})
     row = {
@@ -314,6 +327,9 @@ def metrics_row(iteration, result, trained, elapsed, league) -> dict:
     }
     for kind in (HEURISTIC, "snapshot"):
         row[f"reward_vs_{kind}"] = round(runners.get(f"reward_vs_{kind}", float("nan")), 4)
+    seat_returns = runners.get("agent_episode_returns_mean", {})
+    for agent in league.agents:
+        row[f"{agent}_return_mean"] = round(float(seat_returns.get(agent, float("nan"))), 4)
     for policy in trained:
         entropy = learners.get(policy, {}).get("entropy", float("nan"))
         row[f"{policy}_entropy"] = round(float(entropy), 4)
@@ -368,7 +384,7 @@ def train(args):
     import ray
     from tqdm import tqdm
 
-    from agents.rllib import write_checkpoint_info
+    from agents.rllib import write_checkpoint_info, write_weights
     from heist_envs.integrations.rllib import seat_policies
 
     game = heist_envs.get_game(args.game)
@@ -400,11 +416,13 @@ def train(args):
             if iteration % args.eval_every == 0 or iteration == args.iterations:
                 checkpoint = args.out / "checkpoints" / f"iter_{iteration:04d}"
                 algo.save_to_path(checkpoint.resolve())
+                write_weights(checkpoint, learner_states(algo, trained))
                 write_checkpoint_info(
                     checkpoint,
                     game.name,
                     args.players,
                     seat_policies(game, args.players),
+                    args.hidden,
                     iteration=iteration,
                     env_steps=row["env_steps"],
                 )

@@ -1,5 +1,6 @@
-"""How to Rob a Bank as a PettingZoo AEC environment (``env(num_players=...)``)."""
+"""How to Rob a Bank as a PettingZoo AEC environment (``env(num_players=...)``),
+and as a parallel one (``parallel_env(...)``)."""
 
 from heist_envs.registry import env_functions
 
-env, raw_env = env_functions("how_to_rob_a_bank")
+env, raw_env, parallel_env = env_functions("how_to_rob_a_bank")

@@ -23,6 +23,10 @@ def game_names() -> list[str]:
 
 def get_game(name: str) -> Game:
     """The :class:`Game` called ``name`` (with or without its ``_v0`` suffix)."""
+    if not isinstance(name, str):
+        raise ValueError(
+            f"game must be a name, got {name!r:.80}; available: {', '.join(game_names())}"
+        )
     base = name
     for game in GAME_MODULES:
         if name in (game, f"{game}_v0"):
@@ -47,13 +51,23 @@ def make_single_agent(game: str, **kwargs):
 
 
 def env_functions(name: str):
-    """``env`` and ``raw_env`` of a ``heist_envs.<game>_v0`` module, PettingZoo style."""
+    """``env``, ``raw_env`` and ``parallel_env`` of a ``heist_envs.<game>_v0`` module,
+    PettingZoo style."""
 
     def env(**kwargs):
         return make(name, **kwargs)
 
+    def parallel_env(**kwargs):
+        from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+        return turn_based_aec_to_parallel(make(name, **kwargs))
+
     env.__doc__ = f"A {name} environment (:class:`HeistEnv`); kwargs go to its constructor."
-    return env, env
+    parallel_env.__doc__ = (
+        f"A {name} environment as a PettingZoo ``ParallelEnv`` (through PettingZoo's "
+        "``turn_based_aec_to_parallel``: one agent acts per step); kwargs as for ``env``."
+    )
+    return env, env, parallel_env
 
 
 def gymnasium_id(name: str) -> str:

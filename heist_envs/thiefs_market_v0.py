@@ -1,5 +1,6 @@
-"""Thief's Market as a PettingZoo AEC environment (``env(num_players=...)``)."""
+"""Thief's Market as a PettingZoo AEC environment (``env(num_players=...)``),
+and as a parallel one (``parallel_env(...)``)."""
 
 from heist_envs.registry import env_functions
 
-env, raw_env = env_functions("thiefs_market")
+env, raw_env, parallel_env = env_functions("thiefs_market")

@@ -1,5 +1,6 @@
-"""Les Toits de Paris as a PettingZoo AEC environment (``env(num_players=...)``)."""
+"""Les Toits de Paris as a PettingZoo AEC environment (``env(num_players=...)``),
+and as a parallel one (``parallel_env(...)``)."""
 
 from heist_envs.registry import env_functions
 
-env, raw_env = env_functions("toits_de_paris")
+env, raw_env, parallel_env = env_functions("toits_de_paris")

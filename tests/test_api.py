@@ -5,6 +5,8 @@ import copy
 import importlib
 import json
 import pickle
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -263,6 +265,34 @@ def test_games_are_in_pettingzoos_registry_and_importable_modules(name):
     assert module.raw_env().game.name == name
 
 
+def test_game_modules_are_attributes_of_the_package():
+    """Issue 29 item 6: PettingZoo's SB3 tutorial reaches the envs as
+    ``heist_envs.<game>_v0``, which raised AttributeError once ``__init__`` stopped importing
+    them."""
+    code = "import heist_envs; print([heist_envs.{}.env().game.name for _ in [0]][0])"
+    for name in GAMES:
+        result = subprocess.run(
+            [sys.executable, "-c", code.format(f"{name}_v0")], capture_output=True, text=True
+        )
+        assert result.stdout.strip() == name, result.stderr
+    assert sorted(heist_envs.__all__) == sorted(
+        ["game_names", "get_game", "make"] + [f"{name}_v0" for name in GAMES]
+    )
+    with pytest.raises(AttributeError, match="has no attribute 'chess_v0'"):
+        heist_envs.chess_v0  # noqa: B018
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_modules_offer_a_parallel_env(name):
+    """Issue 29 item 7: users had to find turn_based_aec_to_parallel themselves."""
+    module = importlib.import_module(f"heist_envs.{name}_v0")
+    env = module.parallel_env(num_players=heist_envs.get_game(name).min_players)
+    assert isinstance(env, pettingzoo.ParallelEnv)
+    assert env.unwrapped.game.name == name
+    observations, infos = env.reset(seed=1)
+    assert set(observations) == set(env.agents)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_single_agent_envs_are_in_gymnasiums_registry(name):
     from heist_envs.registry import gymnasium_id
@@ -328,6 +358,13 @@ def test_calls_before_reset_say_to_call_reset(name):
     for call in calls:
         with pytest.raises(CallOrderError, match=r"call reset\(\) first"):
             call()
+
+
+def test_agent_iter_before_reset_says_to_call_reset():
+    """Issue 29 item 5: agent_iter() before reset() yielded nothing, silently."""
+    env = heist_envs.make("art_robbery")
+    with pytest.raises(CallOrderError, match=r"agent_iter\(\) needs a game: call reset\(\) first"):
+        env.agent_iter()
 
 
 @pytest.mark.parametrize("name", GAMES)

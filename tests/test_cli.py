@@ -2,8 +2,10 @@
 heist play driven through standard input."""
 
 import io
+import os
 import subprocess
 import sys
+import time
 import types
 
 import pytest
@@ -75,8 +77,23 @@ def test_demo(capsys):
     assert status == 0 and "Winner:" in text
 
 
-def test_docs_check_passes(capsys):
-    assert run(["docs", "--check"], capsys)[0] == 0
+def test_docs_check_passes_and_says_so(capsys):
+    status, text = run(["docs", "--check"], capsys)
+    assert status == 0 and text.endswith(
+        "/games/*.md are current: each matches its game's metadata\n"
+    )
+    assert text.count("\n") == 1
+
+
+def test_a_reader_that_leaves_early_ends_the_demo_quietly():
+    """`heist demo ... | head`: no BrokenPipeError traceback once the reader has gone."""
+    command = [sys.executable, "-m", "experiments.cli", "demo", "toits_de_paris", "--seed", "1"]
+    demo = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    demo.stdout.readline()
+    demo.stdout.close()
+    errors = demo.stderr.read()
+    assert demo.wait(timeout=120) == 141  # as if killed by SIGPIPE
+    assert errors == ""
 
 
 def test_arena_prints_and_writes(tmp_path, capsys):
@@ -85,6 +102,28 @@ def test_arena_prints_and_writes(tmp_path, capsys):
     status, text = run([*argv, "--out", str(tmp_path)], capsys)
     assert status == 0 and "random_2" in text and "win rate by seat" in text
     assert {p.name for p in tmp_path.iterdir()} == {"games.csv", "summary.csv", "tournament.json"}
+
+
+def test_arena_counts_games_and_seat_games_apart(capsys):
+    """Two agents at a four-seat table each sit in every game and hold two seats of it."""
+    argv = ["arena", "art_robbery", "--agents", "random", "heuristic", "--games", "4"]
+    status, text = run([*argv, "--players", "4", "--workers", "1", "--no-progress"], capsys)
+    lines = text.splitlines()
+    assert status == 0 and "4 players, 4 games" in lines[0]
+    assert lines[1].split()[1:3] == ["games", "seat-games"]
+    for line in lines[2:4]:
+        assert line.split()[1:3] == ["4", "8"]
+
+
+def test_arena_progress_says_the_workers_are_starting(capsys):
+    """Until the first game is in, the bar says the workers load or compile the agents,
+    rather than a pace of one game in the whole start-up."""
+    argv = ["arena", "toits_de_paris", "--agents", "random", "heuristic", "--games", "8"]
+    status, text = run([*argv, "--players", "2", "--workers", "2"], capsys)
+    frames = [frame for frame in text.split("\r") if "toits_de_paris:" in frame]
+    assert status == 0 and "0/8" in frames[0]
+    assert "first game: loading or compiling the agents' code" in frames[0]
+    assert "8/8" in frames[-1] and "compiling" not in frames[-1]
 
 
 def test_arena_unknown_names_list_the_valid_ones(capsys):
@@ -175,14 +214,65 @@ def test_demo_and_play_print_a_seed_that_replays_the_game(monkeypatch, capsys):
     assert "Seed " in text and "replay this deal with --seed" in text
 
 
-def test_first_use_compilation_is_announced(monkeypatch, capsys):
+FRESH_KERNEL = """
+import numba as nb
+
+
+@nb.njit(cache=True)
+def add_one(x):
+    return x + 1
+"""
+
+
+def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
+    """A cache miss (here a cached function never compiled before) brings the notice."""
     from experiments import demo
 
-    monkeypatch.setattr(demo, "NOTICE_AFTER", 0.0)
-    status, text = run(["demo", "art_robbery", "--players", "2", "--seed", "1"], capsys)
-    assert status == 0
-    assert text.startswith("Compiling Art Robbery's rules (first use after installing")
-    assert "Compiled in" in text
+    (tmp_path / "fresh_kernel.py").write_text(FRESH_KERNEL)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from fresh_kernel import add_one
+
+    def compile_then_play(*args, **kwargs):
+        add_one(1)
+        return play(*args, **kwargs)
+
+    play = demo.play
+    monkeypatch.setattr(demo, "play", compile_then_play)
+    lines = []
+    demo.warm_up("art_robbery", 2, show=lines.append)
+    assert lines[0].startswith("Compiling Art Robbery's rules (first use after installing")
+    assert lines[1].startswith("Compiled in ") and len(lines) == 2
+
+
+def test_a_slow_start_without_compiling_is_not_announced(monkeypatch):
+    """Loading the kernels (compiled already here, as they would be from numba's cache) says
+    nothing, however long the first game takes."""
+    from experiments import demo
+
+    demo.warm_up("art_robbery", 2, show=lambda line: None)
+
+    def slow_play(*args, **kwargs):
+        time.sleep(1.5)
+        return play(*args, **kwargs)
+
+    play = demo.play
+    monkeypatch.setattr(demo, "play", slow_play)
+    lines = []
+    demo.warm_up("art_robbery", 2, show=lines.append)
+    assert lines == []
+
+
+@pytest.mark.slow
+def test_only_a_cold_cache_is_announced(tmp_path):
+    """With an empty numba cache the demo says it compiles; run again, it says nothing."""
+    command = [sys.executable, "-m", "experiments.cli", "demo", "toits_de_paris", "--seed", "1"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    texts = [
+        subprocess.run(command, env=env, capture_output=True, text=True, timeout=300).stdout
+        for _ in range(2)
+    ]
+    assert texts[0].startswith("Compiling Les Toits de Paris's rules")
+    assert texts[1].startswith("Seed 1 ")
 
 
 def test_helps_say_what_the_commands_are(capsys):

@@ -1,6 +1,7 @@
 """Tests every registered game must pass: PettingZoo's API and seed tests, honest
 observations, reproducibility (jitted or not), a golden playthrough, and clear errors."""
 
+import importlib
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ import pytest
 from pettingzoo.test import (
     api_test,
     parallel_api_test,
+    parallel_seed_test,
     performance_benchmark,
     render_test,
     seed_test,
@@ -39,6 +41,17 @@ def test_pettingzoo_api(name, num_players):
 def test_pettingzoo_parallel_api_after_turn_based_conversion(name, num_players):
     env = heist_envs.make(name, num_players=num_players)
     parallel_api_test(turn_based_aec_to_parallel(env), num_cycles=300)
+
+
+@pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)
+def test_pettingzoo_parallel_env_passes_the_parallel_api_and_seed_tests(name, num_players):
+    """Issue 29 item 7. parallel_seed_test steps unmasked random actions: illegal ones end the
+    game here, as in state_test."""
+    module = importlib.import_module(f"heist_envs.{name}_v0")
+    parallel_api_test(module.parallel_env(num_players=num_players), num_cycles=300)
+    parallel_seed_test(
+        lambda: module.parallel_env(num_players=num_players, illegal_action="terminate")
+    )
 
 
 @pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)

@@ -235,3 +235,13 @@ def test_help_lists_the_choices(capsys):
     for option in ["--games", "--counts", "--agents", "--games-per-table", "--quick", "--out"]:
         assert option in text
     assert "every agent against every other" in run(["--help"], capsys)[1]
+
+
+def test_a_quick_run_leaves_the_committed_leaderboard_alone(tmp_path, monkeypatch, capsys):
+    """--quick without --out writes under results/, never over docs/leaderboard.md."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["leaderboard", "--quick", "--games", "toits_de_paris", "--games-per-table", "2"]
+    status, text = run([*argv, "--agents", "random", "heuristic", "--no-progress"], capsys)
+    assert status == 0 and "wrote results/leaderboard_quick/leaderboard.md" in text
+    assert not (tmp_path / "docs").exists()
+    assert (tmp_path / "results" / "leaderboard_quick" / "leaderboard.csv").exists()

@@ -201,3 +201,102 @@ def test_a_record_with_an_unknown_option_is_refused():
     data["options"]["evil"] = 1
     with pytest.raises(GameRecordError, match="evil"):
         GameRecord.from_json(json.dumps(data)).replay()
+
+
+# Round 2 (issue 29): endings, seats, keys and seeds ------------------------------------------
+
+
+def ended_by_an_illegal_action(name):
+    """Issue 29 item 3's game: seed 3, five first-legal moves, then an illegal one."""
+    env = heist_envs.make(name, num_players=3, illegal_action="terminate")
+    env.reset(seed=3)
+    for _ in range(5):
+        env.step(env.legal_actions()[0])
+    env.step(next(a for a in range(env.game.num_actions) if a not in env.legal_actions()))
+    return env
+
+
+@pytest.mark.parametrize("name", [ART, BANK, TOITS, MARKET])
+def test_an_ending_by_an_illegal_action_survives_records_and_saved_states(name):
+    """Issue 29 item 3: the record replayed, and the state reloaded, as a running game."""
+    env = ended_by_an_illegal_action(name)
+    ending = env.outcome()
+    assert ending["status"] == "illegal action"
+    replayed = GameRecord.from_json(env.game_record().to_json()).replay()
+    loaded = heist_envs.make(name, num_players=3)
+    loaded.load_state(json.loads(json.dumps(env.state_dict())))
+    for other in (replayed, loaded):
+        assert other.outcome() == ending
+        assert other.agent_selection == env.agent_selection
+        assert other.last()[1:] == env.last()[1:]
+
+
+def test_a_record_ending_in_an_illegal_action_needs_the_terminate_mode():
+    record = GameRecord.from_json(ended_by_an_illegal_action(ART).game_record().to_json())
+    assert record.illegal_action == "terminate"
+    with pytest.raises(GameRecordError, match="action 5 does not replay"):
+        record.replay(illegal_action="raise")
+
+
+def test_a_finished_game_reloads_with_the_agent_that_was_selected():
+    """Issue 29 item 4: the first agent was selected, so last() gave another agent's reward."""
+    env = heist_envs.make(MARKET, num_players=3)
+    env.reset(seed=1)
+    while env.state_record.status == 0:
+        env.step(env.legal_actions()[0])
+    loaded = heist_envs.make(MARKET, num_players=3)
+    loaded.load_state(json.loads(json.dumps(env.state_dict())))
+    assert (loaded.agent_selection, loaded.last()[1]) == (env.agent_selection, env.last()[1])
+    data = env.state_dict()
+    data["agent_selection"] = "player_9"
+    with pytest.raises(GameRecordError, match="agent_selection 'player_9'; allowed: player_0"):
+        loaded.load_state(data)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda env: env.observe(True), ValueError, "unknown agent True; agents: player_0"),
+        (lambda env: env.action_name(1.5), TypeError, "an action must be an integer"),
+        (lambda env: env.action_name(None), TypeError, "an action must be an integer"),
+        (lambda env: env.action_name(10**6), ValueError, "action 1000000 is out of range 0-"),
+        (lambda env: env.reset(options="abc"), ValueError, "options must be a dict, got 'abc'"),
+        (lambda env: env.reset(options=5), ValueError, "options must be a dict, got 5"),
+        (
+            lambda env: heist_envs.make([ART]),
+            ValueError,
+            r"game must be a name, got \[.art_robbery.\]; available: ",
+        ),
+    ],
+)
+def test_leftover_bad_arguments_are_named_with_what_is_allowed(call, error, message):
+    """Issue 29 item 5: read as seat 1, named action 1, or a TypeError from inside."""
+    env = started(ART, 3)
+    before = env.state_dict()
+    with pytest.raises(error, match=message):
+        call(env)
+    assert env.state_dict() == before
+
+
+def test_records_and_states_with_an_extra_key_are_refused():
+    """Issue 29 item 5: an extra key was ignored."""
+    env = started(ART, 3)
+    record = json.loads(env.game_record().to_json())
+    with pytest.raises(GameRecordError, match=r"unexpected key\(s\) \['evil'\]; allowed: "):
+        GameRecord.from_json(json.dumps({**record, "evil": 1}))
+    with pytest.raises(GameRecordError, match=r"unexpected key\(s\) \['evil'\]; allowed: "):
+        env.load_state({**env.state_dict(), "evil": 1})
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**200, -1, -(2**70)])
+def test_seeds_outside_64_bits_are_refused_not_reduced(seed):
+    """Issue 29 item 5: 2**64, 2**200 and -2**70 all played seed 0's game."""
+    env = started(ART, 3)
+    before = env.state_dict()
+    with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)"):
+        env.reset(seed=seed)
+    assert env.state_dict() == before
+    record = json.loads(env.game_record().to_json())
+    with pytest.raises(GameRecordError, match=r"seed must be in \[0, 2\*\*64\)"):
+        GameRecord.from_json(json.dumps({**record, "seed": seed}))
+    env.reset(seed=2**64 - 1)  # the largest seed plays

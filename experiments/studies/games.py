@@ -68,9 +68,9 @@ class GameStudy:
 
     ``phase``: the state field holding the phase, ``phase_names`` its names; ``rounds(s)``:
     how long a finished game was, in the game's own rounds (``rounds_doc`` says how they are
-    counted); ``score``: a compiled ``score(s, out)`` writing each seat's running score, or
-    None where the game has no per-seat score race; ``columns``: extra per-decision columns,
-    each ``f(states, actions) -> array``.
+    counted, printed after the word "rounds"); ``score``: a compiled ``score(s, out)``
+    writing each seat's running score, or None where the game has no per-seat score race;
+    ``columns``: extra per-decision columns, each ``f(states, actions) -> array``.
     """
 
     phase: str
@@ -110,14 +110,14 @@ STUDIES = {
         phase="phase",
         phase_names=BANK_PHASES,
         rounds=lambda s: float(s.round_num),
-        rounds_doc="rounds of the heist (at most 3)",
+        rounds_doc="at most 3 in a heist",
         columns={"round": state_field("round_num"), "stolen": state_field("stolen")},
     ),
     "thiefs_market": GameStudy(
         phase="stage",
         phase_names=MARKET_STAGES,
         rounds=lambda s: float(s.round_number),
-        rounds_doc="rounds (one Divide and one Purchase phase each)",
+        rounds_doc="one Divide and one Purchase phase each",
         score=thiefs_market_score,
         columns={"round": state_field("round_number"), "card": bought_card},
     ),

@@ -1,10 +1,12 @@
 """Game metrics in the spirit of TAG's game reports and Ludii's concepts.
 
 :func:`game_metrics` summarises a :class:`~experiments.studies.data.GameData`: game length in
-decisions and rounds, branching factor (legal actions per decision), each side's win rate with
+decisions and rounds, branching factor (legal actions per decision; and per game, the mean
+over its decisions), each side's win rate with
 its 95% Wilson interval and the first side's advantage, shared-win, no-winner and truncation
 rates, lead changes per game (decisiveness; where the game has a running score) and how often
-each action kind is chosen. :func:`metrics` plays the games first.
+each action kind is chosen. Means over games come with their 95% interval (``low``, ``high``).
+:func:`metrics` plays the games first.
 
 ``python -m experiments.studies.metrics docs/metrics.md`` regenerates the project's table.
 """
@@ -21,7 +23,7 @@ import numpy as np
 import heist_envs
 from agents.arena import side_seats
 from agents.restricted import action_kinds
-from agents.stats import wilson_interval
+from agents.stats import mean_interval, wilson_interval
 from experiments.studies.data import GameData, play_games, write_whole
 from experiments.studies.games import STUDIES
 
@@ -40,8 +42,11 @@ def metrics(
 
 def spread(values) -> dict:
     values = np.asarray(values, np.float64)
+    _, low, high = mean_interval(values.tolist())
     return {
         "mean": float(values.mean()),
+        "low": low,
+        "high": high,
         "std": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
         "min": float(values.min()),
         "max": float(values.max()),
@@ -123,6 +128,7 @@ def game_metrics(data: GameData) -> dict:
         "branching": {
             "mean": float(decisions["legal_actions"].mean()),
             "max": int(decisions["legal_actions"].max()),
+            "per_game": spread(decisions.groupby("game")["legal_actions"].mean()),
         },
         "win_rate_by_side": side_rates,
         "first_side_advantage": side_rates[0]["win_rate"] - mean_rate,

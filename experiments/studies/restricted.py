@@ -4,7 +4,9 @@
 (:class:`agents.restricted.RestrictedAgent`) against the same agent unrestricted, in an arena
 tournament (every seat rotation, a seed per game), and reports both win rates with 95% Wilson
 intervals, overall and per side (the bank and the robbers hold different sides in How to Rob a
-Bank). The drop in win rate is what the forbidden actions are worth to that agent.
+Bank). The drop in win rate is what the forbidden actions are worth to that agent; its 95%
+interval resamples whole games (:func:`agents.stats.paired_difference_interval`), since both
+agents sit at every table and one's win is the other's loss.
 
     result = restricted_play("art_robbery", forbid=["play the Greedy Thief"], games=400)
     print(result.table())
@@ -24,7 +26,7 @@ import pandas as pd
 import heist_envs
 from agents.arena import Entrant, TournamentResult, parse_entrant, tournament
 from agents.restricted import forbidden_ids, make_restricted
-from agents.stats import wilson_interval
+from agents.stats import paired_difference_interval, wilson_interval
 from heist_envs.how_to_rob_a_bank.actions import PLAN_0
 from heist_envs.how_to_rob_a_bank.components import CARD_NAMES as BANK_CARDS
 from heist_envs.how_to_rob_a_bank.observation import LAYOUT as BANK_LAYOUT
@@ -61,8 +63,18 @@ class RestrictedPlayResult:
     @property
     def effect(self) -> float:
         """The restricted agent's win rate minus the unrestricted one's (all sides)."""
-        other = next(r["agent"] for r in self.rows if r["agent"] != RESTRICTED)
-        return self.win_rate() - self.win_rate(other)
+        return self.win_rate() - self.win_rate(self.tournament.agents[1])
+
+    @property
+    def effects(self) -> pd.DataFrame:
+        """Per side (``all`` first): the effect of the restriction on the win rate, with its
+        95% interval from a bootstrap over the games."""
+        sides = self.frame.loc[self.frame["agent"] == RESTRICTED, "side"].tolist()
+        rows = []
+        for k in range(len(sides)):  # all, then each side of a two-sided game
+            effect, low, high = win_rate_difference(self.tournament, side=None if k == 0 else k - 1)
+            rows.append({"effect": effect, "effect_low": low, "effect_high": high})
+        return pd.DataFrame(rows, index=pd.Index(sides, name="side"))
 
     def table(self) -> str:
         lines = [
@@ -71,10 +83,14 @@ class RestrictedPlayResult:
         ]
         for r in self.rows:
             lines.append(
-                f"  {r['agent']:<12} {r['side']:<36} {r['games']:>5} games  win rate "
+                f"  {r['agent']:<12} {r['side']:<36} {r['games']:>5} seat-games  win rate "
                 f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}]"
             )
-        lines.append(f"  effect of the restriction on the win rate: {self.effect:+.3f}")
+        for side, row in self.effects.iterrows():
+            lines.append(
+                f"  effect of the restriction on the win rate ({side}): {row['effect']:+.3f} "
+                f"[{row['effect_low']:+.3f}, {row['effect_high']:+.3f}]"
+            )
         return "\n".join(lines)
 
 
@@ -112,34 +128,48 @@ def restricted_play(
 
 
 def side_rows(result: TournamentResult) -> list[dict]:
-    """Win rates per entrant, over all sides and then per side."""
-    sides = ["+".join(agents) for agents in result.side_agents]
+    """Win rates per entrant, over all sides and then per side (in team games)."""
+    sides = [None]
+    if len(result.side_agents) == 2:  # team games: what each side's holder won
+        sides += [0, 1]
     rows = []
     for index, label in enumerate(result.agents):
-        held = [
-            (side, record["outcomes"][side].won)
-            for record in result.games
-            for side, entrant in enumerate(record["seating"])
-            if entrant == index
-        ]
-        groups = [("all", held)]
-        if len(sides) == 2:  # team games: what each side's holder won
-            groups += [(name, [h for h in held if h[0] == k]) for k, name in enumerate(sides)]
-        for side, outcomes in groups:
-            wins = sum(won for _, won in outcomes)
-            low, high = wilson_interval(wins, len(outcomes))
+        for side in sides:
+            won, held_seats = (int(x.sum()) for x in held(result, index, side))
+            low, high = wilson_interval(won, held_seats)
             rows.append(
                 {
                     "agent": label,
-                    "side": side,
-                    "games": len(outcomes),
-                    "wins": wins,
-                    "win_rate": wins / len(outcomes) if outcomes else float("nan"),
+                    "side": "all" if side is None else "+".join(result.side_agents[side]),
+                    "games": held_seats,
+                    "wins": won,
+                    "win_rate": won / held_seats if held_seats else float("nan"),
                     "win_low": low,
                     "win_high": high,
                 }
             )
     return rows
+
+
+def win_rate_difference(result: TournamentResult, a=0, b=1, side=None):
+    """Entrant ``a``'s win rate minus entrant ``b``'s (on side ``side`` only, if given) in one
+    tournament, and the 95% interval of that difference: (difference, low, high)."""
+    wins_a, seats_a = held(result, a, side)
+    wins_b, seats_b = held(result, b, side)
+    difference = wins_a.sum() / seats_a.sum() - wins_b.sum() / seats_b.sum()
+    return (difference, *paired_difference_interval(wins_a, seats_a, wins_b, seats_b))
+
+
+def held(result: TournamentResult, entrant: int, side: int | None = None):
+    """Per game: the seats ``entrant`` won and the seats it held (on ``side`` only, if given)."""
+    seats = np.array(
+        [
+            [e == entrant and side in (None, k) for k, e in enumerate(record["seating"])]
+            for record in result.games
+        ]
+    )
+    won = np.array([[outcome.won for outcome in record["outcomes"]] for record in result.games])
+    return (seats & won).sum(axis=1), seats.sum(axis=1)
 
 
 # Rules that read the observation --------------------------------------------------------------

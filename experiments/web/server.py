@@ -1,7 +1,8 @@
 """The web table's HTTP server (Starlette): the page, its static files and a small JSON API.
 
 ``heist serve`` runs it with uvicorn on 127.0.0.1 unless told otherwise. Only files inside
-``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), every move
+``static/`` are served (Starlette's ``StaticFiles`` refuses paths that leave it), besides each
+game's rules page (``/rules/<game>``: ``docs/games/<game>.md`` as HTML), every move
 and uploaded record goes through the Python API's checks, and uploads are read as JSON text
 only, up to ``MAX_RECORD_BYTES``.
 """
@@ -18,19 +19,21 @@ from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import heist_envs
 from agents.arena import parse_entrant
 from agents.registry import ready_agent_names
+from experiments.docs import DOCS
 from experiments.web.tables import (
     DEFAULT_SEAT,
     HUMAN,
     MAX_RECORD_BYTES,
     NoSuchTable,
     NotAllowed,
+    ServerFull,
     SessionStore,
     TableError,
     new_table,
@@ -39,6 +42,10 @@ from experiments.web.tables import (
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "heist_session"
+RULES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}: rules</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="rules-page"><main>{body}</main></body></html>"""
 
 
 class RequestTooLarge(TableError):
@@ -67,9 +74,17 @@ async def read_json(request: Request, limit=64 << 10) -> dict:
         data = json.loads(await read_body(request, limit))
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise TableError("the request must be a JSON object") from None
+    except RecursionError:
+        raise TableError("the request must be a JSON object, not nested this deeply") from None
     if not isinstance(data, dict):
         raise TableError("the request must be a JSON object")
     return data
+
+
+def whole_number(text) -> bool:
+    """``text`` is written in the digits 0-9 (``str.isdigit`` also takes "²", which ``int``
+    refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_seat(table, text):
@@ -82,7 +97,7 @@ def parse_seat(table, text):
     names = table.env.possible_agents
     if text in names:
         return names.index(text)
-    if text.isdigit() and int(text) < len(names):
+    if whole_number(text) and int(text) < len(names):
         return int(text)
     raise TableError(f"unknown seat {text!r}; seats: spectator, {', '.join(names)}")
 
@@ -93,11 +108,37 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
     the menu offers besides the registry's (outside agents: docs/agents.md)."""
     store = store or SessionStore()
 
-    def session(request: Request) -> str:
+    def session(request: Request) -> str | None:
+        """The browser's session key, None for a client without one."""
+        return request.state.session
+
+    def own_session(request: Request) -> str:
+        """The browser's session, made now for a client without one: only a request that
+        makes a table starts a session, so cookie-less requests hold no room."""
+        if request.state.session is None:
+            request.state.session = store.new_session()
+            request.state.fresh = True
         return request.state.session
 
     async def index(request):
         return FileResponse(STATIC / "index.html")
+
+    async def favicon(request):
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    async def rules_page(request):
+        """A game's rules page, docs/games/<game>.md, as HTML (the Markdown is the project's
+        own, so its HTML comments are kept as comments)."""
+        from markdown_it import MarkdownIt
+
+        name = request.path_params["game"]
+        if name not in heist_envs.game_names():
+            return error(f"no game {name!r}; games: {', '.join(heist_envs.game_names())}", 404)
+        path = DOCS / "games" / f"{name}.md"
+        if not path.is_file():
+            return error(f"no rules page at {path} (it comes with the repository's docs)", 404)
+        body = MarkdownIt("commonmark").enable("table").render(path.read_text(encoding="utf-8"))
+        return HTMLResponse(RULES_PAGE.format(title=heist_envs.get_game(name).title, body=body))
 
     async def setup(request):
         games = []
@@ -135,12 +176,12 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
     async def post_table(request):
         data = await read_json(request)
         table = await run_in_threadpool(create_table, data)
-        store.add(session(request), table)
+        store.add(own_session(request), table)
         return JSONResponse(table.summary())
 
     async def post_replay(request):
         table = await run_in_threadpool(replay_table, await read_body(request))
-        store.add(session(request), table)
+        store.add(own_session(request), table)
         return JSONResponse(table.summary())
 
     def table_of(request):
@@ -149,8 +190,11 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
     async def get_view(request):
         table = table_of(request)
         step = request.query_params.get("step", "")
-        if step and not step.isdigit():
-            raise TableError(f"step must be a whole number, got {step!r}")
+        if step and not whole_number(step):
+            raise TableError(
+                f"step must be a whole number 0 to {len(table.moves)} (the moves played), "
+                f"got {step!r}"
+            )
         seat = parse_seat(table, request.query_params.get("seat"))
         view = await locked(table, table.view, seat, int(step) if step else None)
         return JSONResponse(view)
@@ -179,20 +223,21 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
         )
 
     async def sessions(request, call_next):
-        """Each browser gets a random session key in a cookie; its tables live under it."""
+        """A browser gets a random session key in a cookie when it makes its first table;
+        its tables live under it."""
         key = request.cookies.get(COOKIE)
-        fresh = not (key and store.known(key))
-        if fresh:
-            key = store.new_session()
-        request.state.session = key
+        request.state.session = key if key and store.known(key) else None
+        request.state.fresh = False
         response = await call_next(request)
-        if fresh:
-            response.set_cookie(COOKIE, key, httponly=True, samesite="strict")
+        if request.state.fresh:
+            response.set_cookie(COOKIE, request.state.session, httponly=True, samesite="strict")
         return response
 
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
+            Route("/rules/{game}", rules_page),
             Route("/api/setup", setup),
             Route("/api/tables", list_tables),
             Route("/api/tables", post_table, methods=["POST"]),
@@ -209,6 +254,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
         ],
         exception_handlers={
             RequestTooLarge: lambda request, e: error(e, 413),
+            ServerFull: lambda request, e: error(e, 503),
             NotAllowed: lambda request, e: error(e, 403),
             NoSuchTable: lambda request, e: error(e, 404),
             ValueError: lambda request, e: error(e),

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-
-import numpy as np
 
 import heist_envs
 from agents.arena import agent_seed, parse_entrant
@@ -72,6 +71,9 @@ class Table:
         return self.env.terminations[agent] or self.env.truncations[agent]
 
     def human_seats(self) -> list[int]:
+        """The seats the browser's person plays (none in a replay, whoever played them)."""
+        if self.mode != "play":
+            return []
         return [k for k, who in enumerate(self.players) if who == HUMAN]
 
     def actor(self) -> int | None:
@@ -95,7 +97,7 @@ class Table:
         actor = self.actor()
         if actor is None:
             raise TableError("the game is over")
-        if self.players[actor] != HUMAN:
+        if actor not in self.human_seats():
             raise TableError(f"{self.env.agent_selection} is played by {self.players[actor]}")
         try:
             self._step(actor, action)
@@ -181,22 +183,21 @@ class Table:
         }
 
     def outcome(self) -> dict:
+        """The rewards, and who won and why (the game's score breakdown)."""
         names = self.env.possible_agents
-        scores = self.game.scores(self.env.state_record)
         return {
             "rewards": [float(self.env.rewards[a]) for a in names],
             "truncated": any(self.env.truncations[a] for a in names),
-            "scores": {key: _plain(values) for key, values in scores.items()},
+            "breakdown": self.game.score_breakdown(self.env.state_record),
         }
 
     def record_json(self) -> str:
+        """The game record, with who played each seat."""
         if self.mode == "play" and not self.over:
             raise NotAllowed("a game you play can be downloaded once it is over")
-        return self.env.game_record().to_json()
-
-
-def _plain(values):
-    return np.asarray(values).tolist()
+        record = self.env.game_record()
+        record.players = self.players
+        return record.to_json()
 
 
 # Making tables ------------------------------------------------------------------------------
@@ -209,21 +210,27 @@ def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> 
         raise TableError(f"unknown game {game_name!r}; games: {', '.join(heist_envs.game_names())}")
     env = heist_envs.make(game_name, num_players=num_players)
     names = env.possible_agents
-    players = list(players)
-    if len(players) != len(names):
-        raise TableError(f"give a player for each of the {len(names)} seats ({', '.join(names)})")
+    if not isinstance(players, (list, tuple)) or len(players) != len(names):
+        raise TableError(
+            f"players must be a list with a player for each of the {len(names)} seats "
+            f"({', '.join(names)}), got {players!r:.80}"
+        )
     choices = [HUMAN, *ready_agent_names(), *agents]
     for k, who in enumerate(players):
-        if who not in choices:
+        if not isinstance(who, str) or who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
+    players = list(players)
     seed = normalize_seed(seed)
-    agents = [
-        None if who == HUMAN else parse_entrant(who).build(game_name, seed=agent_seed(seed, k))
+    count = env.num_players
+    seated = [
+        None
+        if who == HUMAN
+        else parse_entrant(who).build(game_name, seed=agent_seed(seed, k), num_players=count)
         for k, who in enumerate(players)
     ]
     env.reset(seed=seed)
     mode = "play" if HUMAN in players else "watch"
-    table = Table(secrets.token_urlsafe(8), mode, env, players, agents)
+    table = Table(secrets.token_urlsafe(8), mode, env, players, seated)
     table._snapshot()
     return table
 
@@ -244,7 +251,9 @@ def replay_table(text) -> Table:
     record.replay()  # every check of the Python API, before anything is kept
     env = heist_envs.make(record.game, num_players=record.num_players)
     env.reset(seed=record.seed, options=record.options)
-    table = Table(secrets.token_urlsafe(8), "replay", env, ["record"] * len(env.possible_agents))
+    seats = len(env.possible_agents)
+    players = record.players if record.players and len(record.players) == seats else None
+    table = Table(secrets.token_urlsafe(8), "replay", env, players or ["record"] * seats)
     table.agents = [None] * len(env.possible_agents)
     table._snapshot()
     for action in record.actions:
@@ -255,26 +264,49 @@ def replay_table(text) -> Table:
 # Sessions -----------------------------------------------------------------------------------
 
 
-class SessionStore:
-    """Tables per browser session, in memory; the oldest go first beyond the limits."""
+class ServerFull(TableError):
+    """No room for another browser session: every session held is in use."""
 
-    def __init__(self, max_sessions=256, max_tables=16):
+
+class SessionStore:
+    """Tables per browser session, in memory, within limits: a session keeps its newest
+    ``max_tables`` tables, and a new session takes the place of the one idle the longest
+    only once that one has been idle for ``idle_seconds``; before, a new session is
+    refused (:class:`ServerFull`). Other clients can so never push out a table in use."""
+
+    def __init__(self, max_sessions=256, max_tables=16, idle_seconds=30 * 60, clock=time.monotonic):
         self.max_sessions = max_sessions
         self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self._sessions: OrderedDict[str, OrderedDict[str, Table]] = OrderedDict()
+        self._last_used: dict[str, float] = {}  # session -> when it was last used (clock)
         self._lock = threading.Lock()
 
     def new_session(self) -> str:
         key = secrets.token_urlsafe(24)
         with self._lock:
+            if len(self._sessions) >= self.max_sessions:
+                oldest = next(iter(self._sessions))
+                idle = self.clock() - self._last_used[oldest]
+                if idle < self.idle_seconds:
+                    raise ServerFull(
+                        f"the server holds {self.max_sessions} browser sessions in use; "
+                        f"try again once one has been idle for {self.idle_seconds} s"
+                    )
+                del self._sessions[oldest], self._last_used[oldest]
             self._sessions[key] = OrderedDict()
-            while len(self._sessions) > self.max_sessions:
-                self._sessions.popitem(last=False)
+            self._last_used[key] = self.clock()
         return key
 
     def known(self, key) -> bool:
         with self._lock:
             return key in self._sessions
+
+    def _use(self, key):
+        """Mark session ``key`` (held, and the lock taken) as just used."""
+        self._sessions.move_to_end(key)
+        self._last_used[key] = self.clock()
 
     def tables(self, key) -> list[Table]:
         with self._lock:
@@ -282,8 +314,10 @@ class SessionStore:
 
     def add(self, key, table: Table):
         with self._lock:
-            tables = self._sessions.setdefault(key, OrderedDict())
-            self._sessions.move_to_end(key)
+            if key not in self._sessions:
+                raise NoSuchTable("this browser session has expired; reload the page")
+            tables = self._sessions[key]
+            self._use(key)
             tables[table.id] = table
             while len(tables) > self.max_tables:
                 tables.popitem(last=False)
@@ -292,7 +326,7 @@ class SessionStore:
         with self._lock:
             table = self._sessions.get(key, {}).get(table_id)
             if key in self._sessions:
-                self._sessions.move_to_end(key)
+                self._use(key)
         if table is None:
             raise NoSuchTable("no such table in this browser session (it may have expired)")
         return table

@@ -97,6 +97,7 @@ def art_robbery_view(s, seat):
             if s.token_loc[r, ar.BOSS_SLOT] == ar_state.BOX
         ],
         "card_names": list(ar.CARD_NAMES),
+        "card_texts": list(ar.CARD_TEXTS),
         "players": players,
         "final": final,
     }
@@ -111,6 +112,7 @@ def _toits_card(s, card):
         "id": int(card),
         "colour": int(row[tp.COLOUR]),
         "kind": tp.card_kind(row),
+        "text": tp.card_text(row),
         "arrows": int(row[tp.ARROWS]),
         "bells": int(row[tp.BELLS]),
         "reserve": int(row[tp.RESERVE]),
@@ -246,7 +248,7 @@ def how_to_rob_a_bank_view(s, seat):
             "extra_used": bool(s.extra_used) if side == hb.ROBBERS else None,
         }
     return {
-        "phase": hb_state.PHASE_NAMES[int(s.phase)],
+        "phase": hb_state.PHASE_TITLES[int(s.phase)],
         "round": int(s.round_num),
         "cycle": int(s.cycle) + 1 if s.phase == hb_state.ROB else None,
         "rooms": rooms,
@@ -268,13 +270,16 @@ def how_to_rob_a_bank_view(s, seat):
         "seats": seats,
         "card": card,
         "winner": {hb_state.BANK_WINS: "bank", hb_state.ROBBERS_WIN: "robbers"}.get(int(s.winner)),
+        "symbol_texts": hb.SYMBOL_TEXTS,
+        "legend": hb.PIECE_TEXTS,
     }
 
 
 # Thief's Market -----------------------------------------------------------------------------
 
 
-def _market_card(card, used=False):
+def _market_card(card, used=False, points=None):
+    """A market card; ``points``: what an owned card scores at the end as things stand."""
     card = int(card)
     return {
         "id": card,
@@ -282,6 +287,8 @@ def _market_card(card, used=False):
         "deck": tm.DECK_LETTERS[int(tm.CARD_DECK[card])],
         "cost": {tm.FACE_CODES[g]: int(tm.CARD_COST[card, g]) for g in range(tm.NUM_GEMS)},
         "vp": int(tm.CARD_VP[card]),
+        "text": tm.CARD_TEXTS[card],
+        "points": points,
         "icons": [
             tm.ICON_NAMES[i] for i in range(tm.NUM_ICONS) for _ in range(tm.CARD_ICONS[card, i])
         ],
@@ -323,7 +330,9 @@ def thiefs_market_view(s, seat):
                 "pawn": int(s.pawn_loc) == q,
                 "pile_size": int(tm_rules.pile_size(s, q)),
                 "cards": [
-                    _market_card(x, s.used[x]) for x in range(tm.NUM_CARDS) if s.owner[x] == q
+                    _market_card(x, s.used[x], int(tm_rules.card_points(s, x, q)))
+                    for x in range(tm.NUM_CARDS)
+                    if s.owner[x] == q
                 ],
                 "snapshot": {
                     "gems": [tm.FACE_CODES[g] for g in range(tm.NUM_GEMS) if s.snap_gem[q, g]],

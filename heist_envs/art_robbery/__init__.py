@@ -18,11 +18,12 @@ single source.
 
 import numpy as np
 
+from heist_envs.core.breakdown import breakdown, listed, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
 from .actions import NUM_ACTIONS, action_name
-from .components import CARD_COUNTS, NUM_CARD_TYPES, NUM_CARDS
+from .components import CARD_COUNTS, NUM_CARD_TYPES, NUM_CARDS, TWO_PLAYER_ALIBI_PENALTY
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
 from .render import render
 from .state import STATE_DTYPE
@@ -86,6 +87,35 @@ def scores(s):
     return {"score": values.tolist(), "alibis": alibis.tolist()}
 
 
+def score_breakdown(s):
+    """Who won and why: token points, the fewest-alibis penalty, the score, and most alibis
+    breaking a tie on score (section 6)."""
+    n = int(s.num_players)
+    names = GAME.agent_names(n)
+    points, alibis, score = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    rules.loot(s, points, alibis)
+    rules.final_scores(s, score, alibis)
+    fewest = alibis.min()
+    caught = [names[p] for p in range(n) if alibis[p] == fewest]
+    one = len(caught) == 1
+    if n == 2:
+        rule = f"the thief with fewer alibis loses {TWO_PLAYER_ALIBI_PENALTY} points (a tie: both)"
+        penalty = f"{'loses' if one else 'lose'} {TWO_PLAYER_ALIBI_PENALTY} points"
+    else:
+        rule = "every thief tied for the fewest alibis scores 0"
+        penalty = f"{'scores' if one else 'score'} 0"
+    winners, why = ranking(names, [("points", score), ("alibis", alibis)])
+    columns = [
+        part("token points", points, "the values of the banked tokens (a kept Boss is 5)"),
+        part("alibis", alibis, "alibi dots on the tokens; the most break a tie on score"),
+        part("fewest-alibis penalty", score - points, rule),
+        part("score", score, "token points and the penalty"),
+    ]
+    have = "has" if one else "have"
+    text = f"{listed(caught)} {have} the fewest alibis ({fewest}) and {penalty}. {why}"
+    return breakdown(s, columns, winners, text)
+
+
 GAME = Game(
     name="art_robbery",
     title="Art Robbery",
@@ -109,6 +139,7 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    score_breakdown=score_breakdown,
     validate=validate,
     description=__doc__,
 )

@@ -27,6 +27,17 @@ CARD_NAMES = (
     "Guard Dog",
     "Greedy Thief",
 )
+#: what each card does, for people (the rules page says more)
+CARD_TEXTS = (
+    *(
+        f"take a token of value {v} from the centre; if none, steal one of this raid from "
+        "another player" + (" (never the Boss token)" if v == NUMBER_5 else "")
+        for v in range(NUMBER_0, NUMBER_5 + 1)
+    ),
+    "take this raid's Boss token (worth 5) from the centre or from whoever has it",
+    "take the Guard Dog pawn; its holder, when stolen from, may hand over the dog instead",
+    "take any one token from the centre, the Boss token included; never steals",
+)
 CARD_COUNTS = np.array([6, 6, 6, 6, 6, 6, 6, 6, 7], dtype=np.int8)
 NUM_CARDS = 55
 

@@ -128,7 +128,7 @@ class HeistEnv(AECEnv):
         Unknown option names are ignored with a warning naming the allowed ones; a bad value
         of a known option raises ValueError and leaves the env as it was.
         """
-        options = dict(options or {})
+        options = self.game.options_dict(options)
         unknown = sorted(set(options) - set(self.game.options), key=str)
         if unknown:
             allowed = ", ".join(sorted(self.game.options)) or "none"
@@ -152,6 +152,10 @@ class HeistEnv(AECEnv):
         mask = self._mask.copy() if seat == self._actor else np.zeros_like(self._mask)
         return {"observation": self._obs.astype(OBS_DTYPE), "action_mask": mask}
 
+    def agent_iter(self, max_iter=2**63):
+        self._require_game("agent_iter")
+        return super().agent_iter(max_iter)
+
     def last(self, observe=True):
         self._require_agents("last")
         return super().last(observe)
@@ -170,6 +174,7 @@ class HeistEnv(AECEnv):
         action = action_id(action)
         if not (0 <= action < self.game.num_actions and self._mask[action]):
             if self.illegal_action == "terminate":
+                self.actions.append(action)  # the record replays the ending too
                 self._end_by_illegal_action(agent)
                 return
             raise IllegalActionError(self._illegal_text(agent, action))
@@ -215,7 +220,11 @@ class HeistEnv(AECEnv):
         return np.flatnonzero(self._mask).tolist()
 
     def action_name(self, action) -> str:
+        """The name of action id ``action`` in the current position."""
         self._require_game("action_name")
+        action = action_id(action)
+        if not 0 <= action < self.game.num_actions:
+            raise ValueError(f"{self.game.name}: {self._out_of_range_text(action)}")
         return self.game.action_name(action, self._state[0])
 
     def outcome(self) -> dict:
@@ -255,14 +264,16 @@ class HeistEnv(AECEnv):
     def state_dict(self) -> dict:
         """The game state as JSON-compatible data (RNG included); see :meth:`load_state`."""
         self._require_game("state_dict")
-        return state_dict(self.game, self._state)
+        return state_dict(self.game, self._state, self.agent_selection, self._illegal_agent)
 
     def load_state(self, data: dict):
         """Continue from a :meth:`state_dict`; raises GameRecordError if it does not fit, and
         then leaves the env exactly as it was. A finished game reloads with its final rewards
-        in ``last()``."""
+        in ``last()``, for the agent that was selected when it was saved; a game ended by an
+        illegal action reloads ended so."""
         loaded = copy.copy(self)  # shares the configuration; _start gives it its own buffers
         loaded._start(load_state_dict(self.game, data, self.num_players))
+        loaded._restore_ending(data.get("illegal_agent"), data.get("agent_selection"))
         loaded.game_seed = None  # the game did not start here: no record replays it
         loaded.options = self.default_options
         self.__dict__.update(loaded.__dict__)
@@ -278,6 +289,7 @@ class HeistEnv(AECEnv):
             seed=self.game_seed,
             options=self.options,
             actions=list(self.actions),
+            illegal_action=self.illegal_action,
         )
 
     # Copies and pickles ---------------------------------------------------------------------
@@ -336,8 +348,34 @@ class HeistEnv(AECEnv):
                 f"{call}(): the game is over and every agent is done; call reset() to play again"
             )
 
+    def _restore_ending(self, illegal_agent, agent_selection):
+        """Apply a saved state's bookkeeping to the game just loaded: the illegal action that
+        ended it (the kernel record is that of the position where it was tried) and, once
+        the game is over, the selected agent."""
+        actor = self.agent_selection if self._actor >= 0 else None
+        if illegal_agent is not None:
+            if illegal_agent != actor:
+                raise GameRecordError(
+                    f"saved state has illegal_agent {illegal_agent!r:.80}; allowed: None, or "
+                    f"the agent to act in its position ({actor or 'none: the game is over'})"
+                )
+            self._end_by_illegal_action(illegal_agent)
+        if agent_selection is None:
+            return
+        allowed = [actor] if self._actor >= 0 else self.possible_agents
+        if agent_selection not in allowed:
+            raise GameRecordError(
+                f"saved state has agent_selection {agent_selection!r:.80}; allowed: "
+                f"{', '.join(allowed)}"
+            )
+        self.agent_selection = agent_selection
+
     def _seat_of(self, agent) -> int:
-        if isinstance(agent, (int, np.integer)) and 0 <= agent < len(self.possible_agents):
+        if (
+            isinstance(agent, (int, np.integer))
+            and not isinstance(agent, (bool, np.bool_))
+            and 0 <= agent < len(self.possible_agents)
+        ):
             return int(agent)
         try:
             return self.possible_agents.index(agent)
@@ -353,8 +391,11 @@ class HeistEnv(AECEnv):
         if 0 <= action < self.game.num_actions:
             what = f"action {action} ({self.action_name(action)}) is not legal now"
         else:
-            what = f"action {action} is out of range 0-{self.game.num_actions - 1}"
+            what = self._out_of_range_text(action)
         return f"{self.game.name}: {what} for {agent}; legal actions: {self._legal_text()}"
+
+    def _out_of_range_text(self, action) -> str:
+        return f"action {action} is out of range 0-{self.game.num_actions - 1}"
 
     def _end_by_illegal_action(self, agent):
         """End the game: -1 to ``agent``, 0 to the others; the kernel record is unchanged."""

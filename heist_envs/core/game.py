@@ -65,6 +65,8 @@ class Game:
     - ``action_name(action, s=None)``: a readable name, more specific when a state is given.
     - ``render(s, seat=None)``: the table as text from ``seat``'s view (None: spectator).
     - ``scores(s)``: a dict of per-seat results (scores, tie-breakers) for ``infos``.
+    - ``score_breakdown(s)``: who won a finished game and why, for people: the scoring parts,
+      the winners and a sentence (:mod:`heist_envs.core.breakdown`).
     - ``teams(num_players)``: each seat's team; seats of a team share one outcome (default:
       every seat on its own).
     - ``validate(s)``: raise :class:`InvalidStateError` unless every field of ``s`` lies in
@@ -95,6 +97,7 @@ class Game:
     render: Callable
     scores: Callable
     validate: Callable
+    score_breakdown: Callable
     agent_names: Callable[[int], list[str]] = field(
         default=lambda n: [f"player_{i}" for i in range(n)]
     )
@@ -154,6 +157,12 @@ class Game:
             )
         return int(num_players)
 
+    def options_dict(self, options: Mapping | None) -> dict:
+        """``options`` as a new dict (None: empty), or a ValueError unless it is a mapping."""
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"{self.name}: options must be a dict, got {options!r:.80}")
+        return dict(options or {})
+
     def check_options(self, options: Mapping | None) -> dict:
         """The options with defaults filled in, or a ValueError naming the unknown ones.
 
@@ -161,9 +170,7 @@ class Game:
         records serialise; an option whose default is a bool takes only a bool. The game's
         ``setup`` checks the values themselves.
         """
-        if options is not None and not isinstance(options, Mapping):
-            raise ValueError(f"{self.name}: options must be a dict, got {options!r:.80}")
-        options = dict(options or {})
+        options = self.options_dict(options)
         unknown = sorted(set(options) - set(self.options), key=repr)
         if unknown:
             allowed = ", ".join(sorted(self.options)) or "none"
@@ -259,10 +266,18 @@ class SeedStream:
         return normalize_seed(None)
 
 
+#: Seeds are 64-bit: a game's RNG state is one 64-bit word (:mod:`heist_envs.core.rng`).
+SEED_LIMIT = 1 << 64
+
+
 def normalize_seed(seed) -> int:
-    """A 64-bit seed from an int, or a fresh random one for None."""
+    """A 64-bit seed from an int in [0, 2**64), or a fresh random one for None. Larger and
+    negative seeds are refused rather than reduced, so that different seeds never play the
+    same game."""
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
-    return int(seed) % (1 << 64)
+        raise ValueError(f"seed must be an integer or None, got {seed!r:.80}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"seed must be in [0, 2**64), got {seed!r:.80}")
+    return int(seed)

@@ -9,17 +9,29 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from heist_envs.core.errors import GameRecordError
-from heist_envs.core.game import Game, plain
+from heist_envs.core.game import Game, normalize_seed, plain
 
 RECORD_FORMAT = "heist-envs/game-record"
 STATE_FORMAT = "heist-envs/state"
 FORMAT_VERSION = 1
 #: The longest game record text accepted (characters); real records are far shorter.
 MAX_RECORD_CHARS = 1 << 25
+MAX_PLAYER_LABELS, MAX_PLAYER_LABEL = 16, 100  # a record's optional seat labels
 
 
-def state_dict(game: Game, state) -> dict:
-    """A JSON-compatible dict of every field of a 1-element state array."""
+#: the keys of a saved state: required ones, then those that may be left out
+STATE_KEYS = ("format", "version", "game", "fields")
+STATE_OPTIONAL_KEYS = ("agent_selection", "illegal_agent")
+#: the keys of a game record: required ones, then those that may be left out (a record
+#: without ``illegal_action`` was played in the default mode, "raise")
+RECORD_KEYS = ("format", "version", "game", "num_players", "seed", "options", "actions")
+RECORD_OPTIONAL_KEYS = ("players", "illegal_action")
+
+
+def state_dict(game: Game, state, agent_selection=None, illegal_agent=None) -> dict:
+    """A JSON-compatible dict of every field of a 1-element state array, with the adapter's
+    bookkeeping that the kernel record does not hold: the selected agent (which a finished
+    game's ``last()`` reports on) and the agent whose illegal action ended the game."""
     s = state[0]
     fields = {}
     for name in game.state_dtype.names:
@@ -30,15 +42,31 @@ def state_dict(game: Game, state) -> dict:
         "version": FORMAT_VERSION,
         "game": game.env_name,
         "fields": fields,
+        "agent_selection": agent_selection,
+        "illegal_agent": illegal_agent,
     }
+
+
+def check_keys(what, data, required, optional=()):
+    """A GameRecordError unless ``data`` holds every ``required`` key and no other than
+    ``optional`` ones."""
+    missing = [k for k in required if k not in data]
+    if missing:
+        raise GameRecordError(f"{what} lacks {missing}")
+    unexpected = sorted(set(data) - set(required) - set(optional), key=repr)
+    if unexpected:
+        allowed = ", ".join((*required, *optional))
+        raise GameRecordError(f"{what} has unexpected key(s) {unexpected}; allowed: {allowed}")
 
 
 def load_state_dict(game: Game, data, num_players: int | None = None):
     """The 1-element state array saved by :func:`state_dict`, after checking it fits and is a
-    state of the game (:meth:`Game.check_state`); no kernel function sees it before."""
+    state of the game (:meth:`Game.check_state`); no kernel function sees it before. The
+    adapter checks the bookkeeping keys (``agent_selection``, ``illegal_agent``)."""
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise GameRecordError(f"not a saved state: expected a dict with format {STATE_FORMAT!r}")
     check_version("saved state", data)
+    check_keys("saved state", data, STATE_KEYS, STATE_OPTIONAL_KEYS)
     if data.get("game") != game.env_name:
         raise GameRecordError(f"saved state is for {data.get('game')!r}, not {game.env_name!r}")
     fields = data.get("fields")
@@ -91,6 +119,11 @@ class GameRecord:
     seed: int
     options: dict = field(default_factory=dict)
     actions: list[int] = field(default_factory=list)
+    #: who played each seat (agent names), for people: a replay labels the seats with them
+    players: list[str] | None = None
+    #: the env's ``illegal_action`` mode: with "terminate" the last action may be the illegal
+    #: one that ended the game
+    illegal_action: str = "raise"
 
     def __post_init__(self):
         """Check the field types, so that a bad record fails here with a clear message."""
@@ -106,9 +139,28 @@ class GameRecord:
             isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in self.actions
         ):
             raise GameRecordError("game record 'actions' must be a list of integers")
+        if self.players is not None and not (
+            isinstance(self.players, list)
+            and len(self.players) <= MAX_PLAYER_LABELS
+            and all(isinstance(p, str) and len(p) <= MAX_PLAYER_LABEL for p in self.players)
+        ):
+            raise GameRecordError(
+                f"game record 'players' must be a list of at most {MAX_PLAYER_LABELS} names "
+                f"of at most {MAX_PLAYER_LABEL} characters"
+            )
+        if not isinstance(self.illegal_action, str):
+            raise GameRecordError(
+                f"game record 'illegal_action' must be a mode name, got {self.illegal_action!r:.80}"
+            )
+        try:
+            normalize_seed(self.seed)
+        except ValueError as e:
+            raise GameRecordError(f"game record {e}") from None
 
     def to_json(self) -> str:
         data = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, **asdict(self)}
+        if self.players is None:
+            del data["players"]
         return json.dumps(plain(data))
 
     @classmethod
@@ -126,19 +178,15 @@ class GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise GameRecordError(f"not a game record: expected format {RECORD_FORMAT!r}")
         check_version("game record", data)
-        missing = [
-            k for k in ("game", "num_players", "seed", "options", "actions") if k not in data
-        ]
-        if missing:
-            raise GameRecordError(f"game record lacks {missing}")
-        return cls(
-            data["game"], data["num_players"], data["seed"], data["options"], data["actions"]
-        )
+        check_keys("game record", data, RECORD_KEYS, RECORD_OPTIONAL_KEYS)
+        return cls(**{k: v for k, v in data.items() if k not in ("format", "version")})
 
     def replay(self, **env_kwargs):
-        """A fresh environment that has played this record's actions, each checked legal."""
+        """A fresh environment that has played this record's actions, each checked legal (in
+        the "terminate" mode the last may be the illegal one that ended the game)."""
         from heist_envs.registry import make
 
+        env_kwargs = {"illegal_action": self.illegal_action, **env_kwargs}
         try:
             # options go to the constructor, which refuses unknown ones (reset only warns)
             env = make(self.game, num_players=self.num_players, **env_kwargs, **self.options)

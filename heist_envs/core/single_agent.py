@@ -317,10 +317,14 @@ class SelfPlayVecEnv(VecEnv):
 
 
 class SingleAgentEnv(gym.Env):
-    """One game with one learning seat as a Gymnasium env (``action_masks()`` included).
+    """One game with one learning seat as a Gymnasium env.
 
-    The step that ends a game returns that game's last observation (the learner's) with
-    ``terminated`` or ``truncated`` set; call ``reset()`` before stepping on.
+    The learner's legal actions come as ``info["action_mask"]`` (int8 0/1, as in the AEC
+    env's infos) from ``reset`` and every ``step``, and from ``action_masks()`` (bool, for
+    sb3-contrib's MaskablePPO). The step that ends a game returns that game's last
+    observation (the learner's) with ``terminated`` or ``truncated`` set and an all-zero mask:
+    no action is legal until ``reset()`` (in a Gymnasium vector env with next-step autoreset,
+    the action sent for that row only resets it).
     ``illegal_action="terminate"`` ends the episode on an illegal action with reward -1 and
     ``info["illegal_action"] == 1.0`` (the default ``"raise"`` raises IllegalActionError).
     ``reset(seed=s)`` reseeds the deal, the learner's seat and the opponents; unseeded resets
@@ -354,7 +358,7 @@ class SingleAgentEnv(gym.Env):
         self.vec.reseed(int(self.np_random.integers(1 << 63)))
         obs = self.vec.reset()[0]
         self._running = True
-        return obs, {"seat": int(self.vec.learner_seat[0])}
+        return obs, {"seat": int(self.vec.learner_seat[0]), "action_mask": self._info_mask()}
 
     def step(self, action):
         if not self._running:
@@ -369,14 +373,21 @@ class SingleAgentEnv(gym.Env):
                 )
             self._running = False
             obs = self.vec.games.obs[0].astype(OBS_DTYPE)
-            return obs, -1.0, True, False, {"illegal_action": 1.0}
+            return obs, -1.0, True, False, {"illegal_action": 1.0, "action_mask": self._info_mask()}
         self.vec.step_async(np.array([action]))
         obs, rewards, dones, infos = self.vec.step_wait()
         if not dones[0]:
-            return obs[0], float(rewards[0]), False, False, {}
+            return obs[0], float(rewards[0]), False, False, {"action_mask": self._info_mask()}
         self._running = False
         truncated = bool(self.vec.truncated[0])
-        return infos[0]["terminal_observation"], float(rewards[0]), not truncated, truncated, {}
+        obs = infos[0]["terminal_observation"]
+        return obs, float(rewards[0]), not truncated, truncated, {"action_mask": self._info_mask()}
 
     def action_masks(self):
+        """The learner's legal actions (bool); none while no episode runs."""
+        if not self._running:
+            return np.zeros(self.action_space.n, bool)
         return self.vec.action_masks()[0]
+
+    def _info_mask(self):
+        return self.action_masks().astype(np.int8)

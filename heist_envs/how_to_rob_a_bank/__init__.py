@@ -25,6 +25,7 @@ clockwise from the north-west corner.
 
 import numpy as np
 
+from heist_envs.core.breakdown import breakdown, part
 from heist_envs.core.game import Game, Option
 
 from . import rules
@@ -160,6 +161,34 @@ def scores(s):
     }
 
 
+def score_breakdown(s):
+    """Who won and why: the robbers win the moment they have stolen the target's bags, the
+    bank once round 3 ends without it (or earlier with ``early_end``, once out of reach)."""
+    names = agent_names(int(s.num_players))
+    sides = teams(int(s.num_players))
+    stolen, target, last_round = int(s.stolen), int(s.target), int(s.round_num)
+    robbers_won = int(s.winner) != BANK_WINS
+    if robbers_won:
+        text = f"The robbers win: they stole {stolen} bags, their target, in round {last_round}."
+    elif last_round < NUM_ROUNDS:
+        text = (
+            f"The bank wins: after round {last_round} the robbers, with {stolen} of the "
+            f"{target} bags they need, can no longer reach the target (early end)."
+        )
+    else:
+        text = (
+            f"The bank wins: the robbers stole {stolen} of the {target} bags they needed by the "
+            f"end of round {NUM_ROUNDS}."
+        )
+    columns = [
+        part("side", ["bank" if side == 0 else "robbers" for side in sides]),
+        part("bags stolen", [stolen] * len(names), "bags the robbers drove away"),
+        part("target", [target] * len(names), "4 bags at 2-3 players, 5 at 4"),
+    ]
+    winners = [p for p, side in enumerate(sides) if (side == 1) == robbers_won]
+    return breakdown(s, columns, winners, text)
+
+
 GAME = Game(
     name="how_to_rob_a_bank",
     title="How to Rob a Bank",
@@ -183,6 +212,7 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    score_breakdown=score_breakdown,
     validate=validate,
     agent_names=agent_names,
     teams=teams,

@@ -38,6 +38,23 @@ NEIGHBOUR = np.array([[_neighbour(r, d) for d in range(4)] for r in range(N_ROOM
 # ---- Room tiles (spec 2.2) ---------------------------------------------------------------
 N_TILES = 10
 TILE_NAMES = ("T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "P23", "P4")
+#: what a tile's printed symbol means, and the pieces on the board (the web table's legend)
+SYMBOL_TEXTS = {
+    "mask": "the robbers start the round in this room",
+    "badge": "a guard starts the round here",
+    "bag": "a bag is put here at the start of the round",
+    "alarm": "the alarm starts the round here",
+}
+PIECE_TEXTS = {
+    "T1-T8, P23, P4": "the room's tile (P23 is in play at 2-3 players, P4 at 4); "
+    "a dark edge is a thick wall",
+    "G0, G1, ...": "a guard (its number); faded and turned when knocked out",
+    "Y, R, G (round)": "the yellow, red and green robber; faded and turned when knocked out; "
+    "+n: carrying n bags",
+    "$": "a bag on the floor; grey when locked",
+    "s0-s11": "street spaces, clockwise from the north-west; ? a space the robbers may pick",
+    "VAN": "the getaway vehicle: a bag thrown into it is stolen",
+}
 TILE_BAGS = np.array([0, 0, 1, 1, 1, 0, 0, 0, 1, 0], np.int8)
 TILE_BADGES = np.array([0, 0, 0, 0, 0, 1, 1, 0, 0, 1], np.int8)
 TILE_ALARM = np.array([0, 1, 0, 0, 0, 0, 0, 0, 0, 0], np.int8)

@@ -20,6 +20,14 @@ from .components import (
 SETUP_CORNER, SETUP_STREET, PLAN, ROB, GAME_OVER = 0, 1, 2, 3, 4
 NUM_PHASES = 5
 PHASE_NAMES = ("SETUP_CORNER", "SETUP_STREET", "PLAN", "ROB", "GAME_OVER")
+#: the phases for people
+PHASE_TITLES = (
+    "setup: the bank picks the vehicle's street corner",
+    "setup: the robbers pick the vehicle's street space",
+    "planning",
+    "robbing",
+    "game over",
+)
 
 # Bag locations (bag_where); bag_at is then the room (FLOOR) or the robber (CARRIED).
 SUPPLY, FLOOR, CARRIED, STOLEN = 0, 1, 2, 3

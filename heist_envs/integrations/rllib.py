@@ -53,12 +53,9 @@ def observing_seat(game: Game, observation) -> int | None:
 
 
 def observation_space(game: Game) -> gym.spaces.Dict:
-    """One agent's observation space: the game's observation and mask, as float32."""
-    if np.issubdtype(game.obs_dtype, np.integer):
-        info = np.iinfo(game.obs_dtype)
-        low, high = float(info.min), float(info.max)
-    else:
-        low, high = -np.inf, np.inf
+    """One agent's observation space: the game's observation (within its finite
+    ``obs_bounds``) and mask, as float32."""
+    low, high = game.obs_bounds
     return gym.spaces.Dict(
         {
             "observations": gym.spaces.Box(low, high, (game.obs_size,), np.float32),

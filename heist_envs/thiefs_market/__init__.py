@@ -26,6 +26,7 @@ single source.
 
 import numpy as np
 
+from heist_envs.core.breakdown import breakdown, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
@@ -167,6 +168,37 @@ def scores(s):
     return result
 
 
+#: the breakdown's columns: score-table column, label and what it counts (section 6)
+BREAKDOWN_COLUMNS = (
+    ("card_vp", "card VP", "victory points of the cards owned, end-game cards included"),
+    ("infamy_vp", "infamy", "1 VP per infamy"),
+    (
+        "henchman_award",
+        "henchmen",
+        "most thief icons: 3 (tied: 2 each, no second place); second most: 1",
+    ),
+    ("gold_award", "gold", "most gold: 3 (tied: 2 each)"),
+    ("score", "score", "the sum of the four"),
+    ("cards", "cards owned", "first tie-breaker"),
+    ("tokens", "tokens", "second tie-breaker: infamy + gold"),
+)
+
+
+def score_breakdown(s):
+    """Who won and why: card VP, infamy and the two awards; ties go to the most cards owned,
+    then the most infamy + gold, then are shared (section 6, D28)."""
+    parts = scores(s)
+    names = GAME.agent_names(int(s.num_players))
+    columns = [part(label, parts[key], help) for key, label, help in BREAKDOWN_COLUMNS]
+    keys = [
+        ("points", parts["score"]),
+        ("cards owned", parts["cards"]),
+        ("tokens (infamy + gold)", parts["tokens"]),
+    ]
+    winners, text = ranking(names, keys)
+    return breakdown(s, columns, winners, text)
+
+
 GAME = Game(
     name="thiefs_market",
     title="Thief's Market",
@@ -190,6 +222,7 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    score_breakdown=score_breakdown,
     validate=validate,
     description=__doc__,
 )

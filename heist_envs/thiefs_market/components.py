@@ -357,6 +357,49 @@ def _the_card_with(effect, code):
     return int(cards[0]) if len(cards) else -1
 
 
+#: each effect's text, from the card's parameters (faces by name, a to-set as names)
+EFFECT_TEXT = {
+    "VP": "{vp} VP at the end",
+    "CONVERT_DIE": "once a round: turn one {pa} die of your pile to {pb}",
+    "SPEND_DIE_FOR_INFAMY": "once a round: spend one {pa} die of your pile for {pb} infamy",
+    "SPEND_DIE_FOR_GOLD": "once a round: spend one {pa} die of your pile for {pb} gold",
+    "GOLD_FOR_INFAMY": "in your purchase turn, as often as you like: pay {pa} gold for {pb} infamy",
+    "EXTRA_BUY_IF_PILE_HAS": "+1 purchase in a round whose divide left a {pa} die in your pile",
+    "EXTRA_BUY_AND_DISCOUNT": "+1 purchase every round; each later purchase costs one gem less "
+    "(your choice)",
+    "INFAMY_ON_BUY_WITH": "+1 infamy each time you buy a card with {pa} in its cost (this one "
+    "included)",
+    "INFAMY_IF_PAWN": "+1 infamy if you hold the pawn at the end of a divide",
+    "INFAMY_WHEN_STOLEN": "+1 infamy each time your pile is stolen",
+    "LUCKY_APPENDAGE": "dice given back from your stolen pile keep their faces; at the start "
+    "of purchases you may reroll one die of your pile",
+    "BONUS_GOLD_ON_TURN_IN": "+1 gold at the end of a round in which you turn in a purse die",
+    "BONUS_INFAMY_ON_TURN_IN": "+1 infamy at the end of a round in which you turn in a mask die",
+    "GAIN_TOP_CARD": "when bought it goes back to the box, and you gain the top card of the "
+    "newest open deck for free",
+    "INFAMY_EQ_PILE_SIZE": "when gained: 1 infamy per object your pile held at the end of "
+    "this round's divide",
+    "SAFEHOUSE": "at the end: {pa} VP if you own one building icon, {pb} VP with two or more",
+    "VP_PER_WAND_PAIR": "at the end: {pa} VP per pair of wand icons you own",
+    "VP_PER_OTHER_CARD": "at the end: {pa} VP per other card you own",
+    "VP_PER_INFAMY_PAIR": "at the end: {pa} VP per 2 infamy",
+    "TREASURE_MAP": "at the end: {pa} VP, or {pb} VP if another player owns a compass card",
+}
+
+
+def effect_text(card: Card) -> str:
+    """What a Thief's Market card does, from its effect code and parameters."""
+    code = EFFECT_NAMES[card.effect]
+    pa, pb = card.pa, card.pb
+    face_first = ("SPEND_DIE_FOR_INFAMY", "SPEND_DIE_FOR_GOLD", "EXTRA_BUY_IF_PILE_HAS")
+    if code in ("CONVERT_DIE", "INFAMY_ON_BUY_WITH", *face_first):
+        pa = FACE_NAMES[pa]
+    if code == "CONVERT_DIE":
+        to_faces = [FACE_NAMES[f] for f in range(NUM_FACES) if card.pb >> f & 1]
+        pb = " or ".join(to_faces)
+    return EFFECT_TEXT[code].format(vp=card.vp, pa=pa, pb=pb)
+
+
 validate_card_table(CARD_TABLE)
 CARD_NAMES = tuple(c.name for c in CARD_TABLE)
 CARD_DECK, CARD_COST, CARD_ICONS, CARD_VP, EFFECT, PA, PB = card_arrays(CARD_TABLE)
@@ -368,6 +411,7 @@ STOLEN_INFAMY_CARDS = _cards_with(EFFECT, INFAMY_WHEN_STOLEN)
 TURN_IN_GOLD_CARDS = _cards_with(EFFECT, BONUS_GOLD_ON_TURN_IN)
 TURN_IN_INFAMY_CARDS = _cards_with(EFFECT, BONUS_INFAMY_ON_TURN_IN)
 EXIT_STRATEGY_CARD = _the_card_with(EFFECT, GOLD_FOR_INFAMY)
+CARD_TEXTS = tuple(effect_text(c) for c in CARD_TABLE)  # what each card does, for people
 INSURANCE_CARD = _the_card_with(EFFECT, EXTRA_BUY_AND_DISCOUNT)
 LUCKY_CARD = _the_card_with(EFFECT, LUCKY_APPENDAGE)
 

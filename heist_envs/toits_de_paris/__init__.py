@@ -24,6 +24,7 @@ A raid can hand the decision to a player who is not the leader (the joker): the 
 
 import numpy as np
 
+from heist_envs.core.breakdown import breakdown, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
@@ -39,6 +40,7 @@ from .components import (
     TIEBREAK,
     TOKEN_HIGH,
     TOKEN_LOW,
+    TOKEN_SET_NAMES,
     VP,
 )
 from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
@@ -166,6 +168,38 @@ def scores(s):
     }
 
 
+def score_breakdown(s):
+    """Who won and why: card points, the majority tokens and their points, the score; ties
+    are shared (section 5, D28)."""
+    n = int(s.num_players)
+    names = GAME.agent_names(n)
+    parts = scores(s)
+    tokens = [
+        ", ".join(
+            f"{TOKEN_SET_NAMES[t]} high ({int(s.token_high[t])})"
+            if a == "H"
+            else f"{TOKEN_SET_NAMES[t]} low ({int(s.token_low[t])})"
+            for t, a in enumerate(awards)
+            if a != "-"
+        )
+        or "none"
+        for awards in parts["tokens"]
+    ]
+    columns = [
+        part("card points", parts["card_points"], "victory points printed on the cards"),
+        part(
+            "majority tokens",
+            tokens,
+            "the most cards of a colour (of feathers for White) win its high token, the second "
+            "most its low one; a colour's tie-breaker card ranks its holder first in a tie",
+        ),
+        part("token points", parts["token_points"]),
+        part("score", parts["score"], "card points and token points"),
+    ]
+    winners, why = ranking(names, [("points", parts["score"])])
+    return breakdown(s, columns, winners, why)
+
+
 GAME = Game(
     name="toits_de_paris",
     title="Les Toits de Paris",
@@ -190,6 +224,7 @@ GAME = Game(
     action_name=action_name,
     render=render,
     scores=scores,
+    score_breakdown=score_breakdown,
     validate=validate,
     description=__doc__,
 )

@@ -87,6 +87,24 @@ def card_kind(row) -> str:
     return (kind or "P") + symbol("B", row[BELLS])
 
 
+def card_text(row) -> str:
+    """What a card's symbols do, for people (one table row)."""
+    parts = []
+    if row[ARROWS]:
+        parts.append(f"{row[ARROWS]} arrow(s): the inspector moves {row[ARROWS]} space(s) left")
+    if row[RESERVE]:
+        parts.append("reserve: who gains it also draws the top reserve card")
+    if row[FEATHERS]:
+        parts.append("a feather: the most feathers win the White token")
+    if row[TIEBREAK]:
+        parts.append("the colour's tie-breaker: 1 VP, and ranks first in a tie for the colour")
+    elif row[VP]:
+        parts.append(f"{row[VP]} VP")
+    if row[BELLS]:
+        parts.append("a bell: 3 bells of one colour in a collection bring a police raid on it")
+    return "; ".join(parts) or "a plain card: no symbol"
+
+
 def card_label(card: int, table=CARD_TABLE) -> str:
     """The spec's notation of a card, e.g. "c1:A2"."""
     return f"c{table[card, COLOUR]}:{card_kind(table[card])}"

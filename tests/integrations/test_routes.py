@@ -30,6 +30,16 @@ def test_supersuit_and_unmasked_ppo_with_illegal_action_terminate():
     assert model.num_timesteps >= 256
 
 
+def test_the_supersuit_route_repeats_for_a_fixed_seed():
+    """Issue 29 item 10: PPO's first reset was unseeded, so two runs differed."""
+    pytest.importorskip("supersuit")
+    from experiments.examples import supersuit_sb3_ppo
+
+    first, second = (supersuit_sb3_ppo.main(steps=256, seed=3) for _ in range(2))
+    weights = first.policy.state_dict()
+    assert all((weights[k] == v).all() for k, v in second.policy.state_dict().items())
+
+
 @pytest.mark.slow  # up to two minutes on 2 shared cores; CI runs the slow routes
 def test_tianshou_dqn_through_its_pettingzoo_env():
     pytest.importorskip("tianshou")

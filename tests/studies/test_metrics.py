@@ -3,11 +3,12 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import heist_envs
-from agents.stats import wilson_interval
+from agents.stats import Z95, wilson_interval
 from experiments.studies.data import GameData
 from experiments.studies.metrics import game_metrics, lead_changes, markdown, metrics
 from tests.test_cli import run
@@ -61,7 +62,13 @@ def test_game_metrics(data):
     assert result["games"] == 3
     assert result["decisions"]["mean"] == pytest.approx(11 / 3)
     assert result["decisions"]["max"] == 5
-    assert result["branching"] == {"mean": pytest.approx((2 * 5 + 4 * 4 + 9 * 2) / 11), "max": 9}
+    low, high = result["decisions"]["low"], result["decisions"]["high"]
+    half = Z95 * np.std([5, 4, 2], ddof=1) / np.sqrt(3)
+    assert (low, high) == pytest.approx((11 / 3 - half, 11 / 3 + half))
+    branching = result["branching"]
+    assert branching["mean"] == pytest.approx((2 * 5 + 4 * 4 + 9 * 2) / 11)
+    assert branching["max"] == 9 and branching["per_game"]["mean"] == pytest.approx(5.0)
+    assert branching["per_game"]["low"] < 5.0 < branching["per_game"]["high"]
     first, second = result["win_rate_by_side"]
     assert (first["wins"], second["wins"]) == (2, 1)
     assert first["win_low"] < 2 / 3 < first["win_high"]
@@ -84,6 +91,7 @@ def test_metrics_are_reproducible_and_complete():
     assert sum(one["action_kind_rate"].values()) == pytest.approx(1.0)
     text = markdown([one])
     assert "## How to Rob a Bank" in text and "| random | 3 | 30 |" in text
+    assert "Rounds: at most 3 in a heist." in text
 
 
 def test_metrics_command_writes_json(tmp_path, capsys):
@@ -93,6 +101,13 @@ def test_metrics_command_writes_json(tmp_path, capsys):
     assert status == 0 and "branching factor" in text
     saved = json.loads(path.read_text())
     assert saved["games"] == 10 and saved["players"] == 2 and saved["agents"] == ["random"]
+
+
+def test_metrics_command_names_the_rounds_once(capsys):
+    argv = ["metrics", "thiefs_market", "--players", "3", "--games", "2", "--no-progress"]
+    status, text = run(argv, capsys)
+    assert status == 0 and " rounds (one Divide and one Purchase phase each)" in text
+    assert "rounds (rounds" not in text
 
 
 @pytest.mark.parametrize(

@@ -87,9 +87,13 @@ def test_a_crippling_restriction_loses():
     assert set(frame["agent"]) == {"restricted", "heuristic"}
     assert result.win_rate() < 0.2 < 0.8 < result.win_rate("heuristic")
     assert result.effect < -0.6
+    effect = result.effects.loc["all"]
+    assert effect["effect"] == pytest.approx(result.effect)
+    assert effect["effect_low"] <= result.effect <= effect["effect_high"] < 0  # 0 is out
     row = frame[frame["agent"] == "restricted"].iloc[0]
     assert row["win_low"] <= row["win_rate"] <= row["win_high"]
     assert "revealing more than 1 cards" in result.table()
+    assert "   20 seat-games" in result.table()
 
 
 def test_team_games_report_each_side():
@@ -98,6 +102,10 @@ def test_team_games_report_each_side():
     sides = result.frame.groupby("agent")["side"].apply(list).to_dict()
     assert sides["restricted"] == ["all", "bank", "robber_yellow+robber_red"]
     assert result.frame.loc[result.frame["side"] == "bank", "games"].tolist() == [4, 4]
+    effects = result.effects
+    assert effects.index.tolist() == ["all", "bank", "robber_yellow+robber_red"]
+    assert (effects["effect_low"] <= effects["effect"]).all()
+    assert (effects["effect"] <= effects["effect_high"]).all()
 
 
 def test_restricted_play_bad_input():

@@ -114,3 +114,42 @@ def test_a_missing_extra_is_one_line(monkeypatch, capsys):
     monkeypatch.setitem(__import__("sys").modules, "agents.ppo", None)
     status, err = cli(["play", "art_robbery", "--against", "ppo"], capsys)
     assert status == 2 and "needs the 'train' extra" in err and "Traceback" not in err
+
+
+BAD_METADATA = [
+    ({"activation": 5}, "'activation' must be one of tanh, relu, elu, gelu, silu; got 5"),
+    ({"num_players": "4"}, "'num_players' must be a player count 2 to 5"),
+    ({"num_players": [3, True]}, "'num_players' must be a player count 2 to 5"),
+    ({"num_players": []}, "'num_players' must be a player count 2 to 5"),
+    ({"game": ["art_robbery"]}, "'game' must be one of art_robbery, how_to_rob_a_bank"),
+    ({"policy_only": "yes"}, "'policy_only' must be true or false; got 'yes'"),
+]
+
+
+@pytest.mark.parametrize("changes, message", BAD_METADATA)
+def test_bad_metadata_is_refused_alike_by_every_loader(tmp_path, changes, message, capsys):
+    """Issue 29 item 2: ``"activation": 5`` raised AttributeError, and ``"num_players": "4"``
+    was refused by PPOAgent only; export_policy and heist train --init took it."""
+    from experiments import train
+
+    path = copy_shipped(tmp_path, **changes)
+    with pytest.raises(GameRecordError, match=f"policy.json: {message}"):
+        ppo.PPOAgent(path, "art_robbery")
+    with pytest.raises(GameRecordError, match=f"policy.json: {message}"):
+        ppo.export_policy(path, tmp_path / "exported.zip")
+    with pytest.raises(SystemExit):
+        train.parse_args(["--game", "art_robbery", "--init", str(path)])
+    err = capsys.readouterr().err
+    assert message in err.replace("\n", " ") and "Traceback" not in err
+
+
+def test_random_bytes_are_reported_as_not_a_checkpoint(tmp_path):
+    """Issue 29 item 2: 5,000 random bytes were said to hold pickled Python objects."""
+    import numpy as np
+
+    for policy_only in (True, False):
+        path = copy_shipped(tmp_path, policy_only=policy_only)
+        path.write_bytes(np.random.default_rng(0).bytes(5000))
+        with pytest.raises(GameRecordError, match="is not a checkpoint file") as error:
+            ppo.PPOAgent(path, "art_robbery")
+        assert "pickled" not in str(error.value)

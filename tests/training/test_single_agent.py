@@ -230,6 +230,50 @@ def test_single_agent_illegal_action_terminate():
     env = SingleAgentEnv(game, num_players=3, illegal_action="terminate")
     env.reset(seed=1)
     obs, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": 1.0})
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, 1.0)
+    assert not info["action_mask"].any() and not env.action_masks().any()
     with pytest.raises(CallOrderError):
         env.step(0)
+
+
+@pytest.mark.parametrize("name", heist_envs.game_names())
+def test_info_holds_the_mask_and_a_finished_episode_has_no_legal_action(name):
+    """Issue 29 item 8: after ``terminated`` the mask was the next game's legal moves, and
+    ``info`` had no mask."""
+    env = SingleAgentEnv(heist_envs.get_game(name), seed=0)
+    _, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        mask = env.action_masks()
+        assert mask.any() and np.array_equal(info["action_mask"], mask)
+        assert info["action_mask"].dtype == np.int8
+        _, _, terminated, truncated, info = env.step(rng.choice(np.flatnonzero(mask)))
+        done = terminated or truncated
+    assert not info["action_mask"].any() and not env.action_masks().any()
+    _, info = env.reset()
+    assert info["action_mask"].any() and np.array_equal(info["action_mask"], env.action_masks())
+
+
+def test_gymnasium_vector_envs_see_the_mask_in_infos():
+    """Issue 29 item 8: ``gymnasium.make_vec`` users (CleanRL style) had no mask in infos."""
+    import gymnasium
+
+    from heist_envs.registry import gymnasium_id
+
+    vec = gymnasium.make_vec(gymnasium_id("art_robbery"), num_envs=2, num_players=3)
+    _, infos = vec.reset(seed=1)
+    rng = np.random.default_rng(1)
+    ended = np.zeros(2, bool)
+    episodes = 0
+    for _ in range(200):
+        masks = infos["action_mask"]
+        assert masks.shape == (2, vec.single_action_space.n)
+        # the step after a game's end only resets it (next-step autoreset): its mask is empty
+        assert np.array_equal(masks.any(axis=1), ~ended)
+        actions = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks]
+        _, _, terminated, truncated, infos = vec.step(actions)
+        ended = terminated | truncated
+        episodes += int(ended.sum())
+    assert episodes >= 2, "no game ended"
+    vec.close()

@@ -105,6 +105,7 @@ def test_a_full_game_by_clicking_legal_actions(page, game, screenshots, tmp_path
     with open(download.value.path()) as saved:
         record = GameRecord.from_json(saved.read())
     assert record.game == heist_envs.get_game(game).env_name
+    assert record.players == players
     assert len(record.actions) == int(step_of(page))
     env = record.replay()
     assert all(env.terminations[a] or env.truncations[a] for a in env.possible_agents)
@@ -128,6 +129,7 @@ def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path)
     page.click("#load-record")
     page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
     assert page.text_content("#step-label") == "move 0 of 40"
+    assert page.locator("#pace-controls").is_hidden()  # nothing to pace in a replay
     for _ in range(3):
         page.click("#forward")
     page.wait_for_selector('#board[data-step="3"]')
@@ -197,3 +199,94 @@ def test_watch_agents_with_pause_and_step(page):
     page.wait_for_function(
         f"Number(document.getElementById('board').dataset.step) >= {paused_at + 4}"
     )
+
+
+#: game -> (player count, seed, what the result names): agents in every seat, quick to finish
+WATCH = {
+    "art_robbery": (3, 4, ["token points", "fewest-alibis penalty", "the fewest alibis"]),
+    "toits_de_paris": (2, 1, ["card points", "majority tokens", "token points"]),
+    "how_to_rob_a_bank": (2, 1, ["bags stolen", "target", "win"]),
+    "thiefs_market": (3, 1, ["card VP", "henchmen", "cards owned"]),
+}
+
+
+def page_fits(page) -> bool:
+    """Nothing sticks out sideways: no horizontal scrolling, the result inside its panel."""
+    return page.evaluate(
+        """() => {
+            const aside = document.querySelector("aside").getBoundingClientRect();
+            const result = document.querySelector("#outcome").getBoundingClientRect();
+            const page = document.documentElement;
+            return page.scrollWidth <= page.clientWidth && result.right <= aside.right + 0.5;
+        }"""
+    )
+
+
+@pytest.mark.parametrize(
+    "game",
+    [g if g == "art_robbery" else pytest.param(g, marks=pytest.mark.slow) for g in WATCH],
+)
+def test_the_end_of_a_game_says_who_won_and_why(page, game, screenshots):
+    """Random agents play a game to its end: the status and the result give the winners and
+    the rules' scoring parts, the pace controls go, the page fits 1,024 to 1,920 px, the
+    record names the agents and the menu counts the moves."""
+    num_players, seed, words = WATCH[game]
+    players = ["random"] * heist_envs.get_game(game).num_seats(num_players)
+    start_game(page, game, num_players, players, seed)
+    assert page.locator("#pause").is_visible()
+    page.wait_for_selector("#status.over", timeout=120_000)
+    steps = step_of(page)
+    status = page.text_content("#status")
+    result = page.text_content("#outcome")
+    assert status.startswith("Game over: ") and status[len("Game over: ") :] in result
+    assert all(word in result for word in words), result
+    winners = page.locator("#outcome th.winner").all_text_contents()
+    assert winners and all(w.removeprefix("★ ") in status or "robber" in w for w in winners)
+    assert page.locator("#pace-controls").is_hidden() and page.locator("#download").is_visible()
+    board = page.text_content("#board")
+    assert "GAME_OVER" not in board and "game over" in board  # phases named for people
+    if game == "how_to_rob_a_bank":
+        assert "s0-s11" in page.text_content("#board dl.legend")
+    if game == "art_robbery":
+        assert ": take " in page.get_attribute("#board .card.art >> nth=0", "title")
+    assert page.get_attribute("#rules", "href") == f"/rules/{game}"
+    assert f"{steps} moves, over" in page.locator("#tables option:checked").text_content()
+    for width in (1024, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page_fits(page), f"the page does not fit {width} px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.mouse.move(0, 0)
+    page.screenshot(path=os.path.join(screenshots, f"{game}-end.png"), full_page=True)
+
+    with page.expect_download() as download:
+        page.click("#download")
+    with open(download.value.path()) as saved:
+        assert GameRecord.from_json(saved.read()).players == players
+
+
+def test_thiefs_market_cards_say_what_they_do(page):
+    from heist_envs.thiefs_market.components import CARD_NAMES, CARD_TEXTS
+
+    texts = dict(zip(CARD_NAMES, CARD_TEXTS, strict=True))
+    start_game(page, "thiefs_market", 3, ["human", "random", "random"], seed=2)
+    cards = page.locator("#board .market-row .card.market:not(.empty)")
+    assert cards.count() == 5  # row A
+    for card in cards.all():
+        name = card.locator("b").text_content()
+        assert texts[name] in card.get_attribute("title")
+        assert card.locator(".effect").text_content() == texts[name]
+    for width in (1024, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page_fits(page), f"the page does not fit {width} px"
+
+
+def test_a_replay_labels_the_seats_with_the_agents_that_played(page, tmp_path):
+    path = saved_record(tmp_path, num_players=2, moves=10)
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "players": ["heuristic", "ppo"]}))
+    page.click("#show-replay")
+    page.set_input_files("#record-file", str(path))
+    page.click("#load-record")
+    page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
+    labels = page.locator("#board .player .who small").all_text_contents()
+    assert labels == ["heuristic", "ppo"]

@@ -1,6 +1,7 @@
 """The web table's HTTP API on a live ``heist serve``: static files only from its folder,
 moves and records checked as the Python API checks them, nothing hidden sent to a player."""
 
+import html
 import http.client
 import json
 import urllib.error
@@ -101,6 +102,17 @@ def test_the_page_and_its_static_files_are_served(server):
     assert status == 200 and b"drawTable" in body
 
 
+def test_the_favicon_and_each_games_rules_page_are_served(server):
+    status, body = raw_get(server, "/favicon.ico")
+    assert status == 200 and body.startswith(b"<svg")
+    for name in heist_envs.game_names():
+        status, body = raw_get(server, f"/rules/{name}")
+        title = heist_envs.get_game(name).title
+        assert status == 200 and f"<h1>{title}" in html.unescape(body.decode()), body[:200]
+    assert raw_get(server, "/rules/chess")[0] == 404
+    assert raw_get(server, "/rules/..%2fREADME")[0] == 404
+
+
 def test_requests_for_other_host_names_are_refused(server):
     """On loopback the server answers only to its own names (no DNS rebinding)."""
     assert raw_get(server, "/api/setup", host="attacker.example")[0] == 400
@@ -166,6 +178,46 @@ def test_bad_setups_get_a_message(client):
     status, answer = client.request("/api/tables", b"[1, 2", "application/json")
     assert status == 400 and "JSON object" in answer["error"]
     assert client.request("/api/tables")[1] == []
+
+
+def test_a_request_nested_too_deeply_is_refused(client):
+    nested = b'{"game": ' + b"[" * 30_000 + b"]" * 30_000 + b"}"
+    status, answer = client.request("/api/tables", nested)
+    assert status == 400 and "nested" in answer["error"]
+
+
+@pytest.mark.parametrize("players", [None, 5])
+def test_players_that_are_not_a_list_get_a_message(client, players):
+    body = {"game": "art_robbery", "num_players": 2, "players": players}
+    status, answer = client.request("/api/tables", body)
+    assert status == 400
+    assert answer["error"] == (
+        "players must be a list with a player for each of the 2 seats (player_0, player_1), "
+        f"got {players!r}"
+    )
+
+
+@pytest.mark.parametrize("param", ["step", "seat"])
+@pytest.mark.parametrize("value", ["\u00b2", "-1", "1.5"])
+def test_a_step_or_seat_that_is_not_a_whole_number_is_named(client, param, value):
+    table = client.new_table()
+    status, answer = client.view(table, **{param: value})
+    assert status == 400
+    allowed = {
+        "step": "step must be a whole number 0 to 0 (the moves played)",
+        "seat": "unknown seat",
+    }
+    assert answer["error"].startswith(allowed[param]) and repr(value) in answer["error"]
+
+
+def test_a_table_in_play_survives_other_clients_requests(client, server):
+    """Requests without a cookie make no session, so they cannot push out a table in use
+    (before, each made one and the 256 newest were kept)."""
+    table = client.new_table()
+    for _ in range(256):
+        assert raw_get(server, "/api/tables")[0] == 200
+    assert client.view(table)[0] == 200
+    assert "set-cookie" not in urllib.request.urlopen(server + "/api/setup").headers
 
 
 def played_record(client, game="toits_de_paris", moves=30):

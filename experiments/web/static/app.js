@@ -99,13 +99,14 @@ async function loadRecord(event) {
   }
 }
 
+// A table in the "your tables" menu: its game, mode, moves so far and whether it is over.
+const tableLabel = (t) => `${t.title}, ${t.mode}, ${t.steps} moves${t.over ? ", over" : ""}`;
+
 async function refreshTables() {
   const tables = await api("/api/tables");
   $("tables").innerHTML =
     `<option value="">your tables…</option>` +
-    tables
-      .map((t) => `<option value="${t.id}">${escapeHtml(t.title)}, ${t.mode}, ${t.steps} moves${t.over ? ", over" : ""}</option>`)
-      .join("");
+    tables.map((t) => `<option value="${t.id}">${escapeHtml(tableLabel(t))}</option>`).join("");
   $("tables").value = ui.table || "";
   return tables;
 }
@@ -204,12 +205,14 @@ function goTo(step) {
 
 function draw(view) {
   const names = view.agents;
-  const label = (k) => `${names[k]} (${view.players[k] === "human" ? "you" : view.players[k]})`;
+  const label = (k) => `${names[k]} (${window.playerLabel(view, k)})`;
   $("title").textContent = `${view.title} · ${view.mode}`;
+  const menuEntry = [...$("tables").options].find((o) => o.value === view.id);
+  if (menuEntry) menuEntry.textContent = tableLabel(view);
   $("slider").max = view.steps;
   $("slider").value = view.step;
   $("step-label").textContent = `move ${view.step} of ${view.steps}`;
-  $("pace-controls").hidden = view.mode === "replay";
+  $("pace-controls").hidden = view.mode === "replay" || view.over;
   $("pause").textContent = ui.paused ? "Run" : "Pause";
   const playing = view.mode === "play" && !view.over;
   const seats = playing ? [view.seat] : [null, ...names.map((_, k) => k)];
@@ -221,11 +224,14 @@ function draw(view) {
   const canDownload = view.mode !== "play" || view.over;
   $("download").hidden = !canDownload;
   $("download").href = `/api/tables/${view.id}/record`;
+  $("rules").href = `/rules/${view.game}`;
 
   let status;
-  if (view.outcome) status = view.outcome.truncated ? "Game over (cut short: no winner)" : "Game over";
-  else status = `To act: ${label(view.actor)}`;
-  if (view.last) status += ` · last move: ${names[view.last.seat]} — ${view.last.name}`;
+  if (view.outcome) status = `Game over: ${view.outcome.breakdown.text}`;
+  else {
+    status = `To act: ${label(view.actor)}`;
+    if (view.last) status += ` · last move: ${names[view.last.seat]} — ${view.last.name}`;
+  }
   $("status").textContent = status;
   $("status").className = view.outcome ? "over" : "";
 
@@ -247,16 +253,18 @@ function draw(view) {
     .join("");
 }
 
+// The result: the rules' scoring parts (rows) for each seat (columns), the winners starred.
 function outcomeHtml(view) {
-  const o = view.outcome;
-  const keys = Object.keys(o.scores);
-  const rows = view.agents
-    .map((name, k) => {
-      const cells = keys.map((key) => `<td>${escapeHtml(o.scores[key][k] ?? "")}</td>`).join("");
-      return `<tr><th>${escapeHtml(name)}</th><td>${o.rewards[k]}</td>${cells}</tr>`;
-    })
+  const { breakdown, rewards } = view.outcome;
+  const winner = (k) => breakdown.winners.includes(k);
+  const head = view.agents
+    .map((name, k) => `<th class="${winner(k) ? "winner" : ""}" title="${escapeHtml(name)}">${winner(k) ? "★ " : ""}${escapeHtml(name).replaceAll("_", "_<wbr>")}</th>`)
     .join("");
-  return `<h3>Result</h3><table class="scores"><tr><th></th><th>reward</th>${keys.map((k) => `<th>${escapeHtml(k)}</th>`).join("")}</tr>${rows}</table>`;
+  const row = (label, help, values) =>
+    `<tr><th title="${escapeHtml(help || label)}">${escapeHtml(label)}</th>${values.map((v, k) => `<td class="${winner(k) ? "winner" : ""}">${escapeHtml(v)}</td>`).join("")}</tr>`;
+  const rows = breakdown.columns.map((c) => row(c.label, c.help, c.values)).join("");
+  return `<h3>Result</h3><p class="why">${escapeHtml(breakdown.text)}</p>
+    <div class="scroll"><table class="scores"><tr><th></th>${head}</tr>${rows}${row("reward", "the environment's reward", rewards)}</table></div>`;
 }
 
 // Wiring -------------------------------------------------------------------------------------

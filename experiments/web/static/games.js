@@ -9,13 +9,16 @@
   const repeat = (n, html) => Array.from({ length: n }, () => html).join("");
   const backs = (n) => (n ? `<span class="backs">${repeat(Math.min(n, 12), '<span class="card back"></span>')}<small>${n} hidden</small></span>` : "");
 
+  // Who plays seat k: "you" for your seats in a game you play, else the agent's name.
+  const playerLabel = (view, k) => (view.players[k] === "human" && view.mode === "play" ? "you" : view.players[k]);
+
   // A player's panel: name, who plays it, highlights for the actor and the last mover.
   function panel(view, k, body, extra = "") {
     const classes = ["player"];
     if (view.actor === k) classes.push("actor");
     if (view.last && view.last.seat === k) classes.push("last-mover");
     if (view.seat === k) classes.push("viewer");
-    const who = view.players[k] === "human" ? "you" : view.players[k];
+    const who = playerLabel(view, k);
     return `<div class="${classes.join(" ")}" data-seat="${k}" ${extra}>
       <div class="who"><b>${esc(view.agents[k])}</b> <small>${esc(who)}</small>${view.actor === k ? ' <span class="turn">to act</span>' : ""}</div>
       ${body}</div>`;
@@ -25,10 +28,11 @@
 
   const ART_SHORT = { "Number 0": "0", "Number 1": "1", "Number 2": "2", "Number 3": "3", "Number 4": "4", "Number 5": "5", Boss: "Boss", "Guard Dog": "Dog", "Greedy Thief": "Greedy" };
 
-  function artCard(name) {
+  // texts: card name -> what it does (the view's card_names and card_texts)
+  function artCard(name, texts) {
     const short = ART_SHORT[name] || name;
     const kind = /^\d$/.test(short) ? "number" : short.toLowerCase();
-    return `<span class="card art ${kind}" title="${esc(name)}">${esc(short)}</span>`;
+    return `<span class="card art ${kind}" title="${esc(name)}: ${esc(texts[name])}">${esc(short)}</span>`;
   }
 
   function artToken(t, extra = "") {
@@ -38,6 +42,7 @@
 
   function artRobbery(view) {
     const t = view.table;
+    const texts = Object.fromEntries(t.card_names.map((name, i) => [name, t.card_texts[i]]));
     const raids = t.raid_names
       .map((name, r) => `<span class="raid ${r === t.raid ? "current" : r < t.raid ? "done" : ""}">${esc(name)}</span>`)
       .join("");
@@ -46,18 +51,18 @@
       .join("");
     const discard = Object.entries(t.discard)
       .filter(([, n]) => n)
-      .map(([name, n]) => `${artCard(name)}<small>×${n}</small>`)
+      .map(([name, n]) => `${artCard(name, texts)}<small>×${n}</small>`)
       .join(" ");
     const players = t.players
       .map((p, k) => {
-        const hand = p.hand ? p.hand.map(artCard).join("") : backs(p.hand_size);
+        const hand = p.hand ? p.hand.map((name) => artCard(name, texts)).join("") : backs(p.hand_size);
         const tokens = p.tokens.map((tok) => artToken(tok, tok.raid === t.raid ? "" : "banked")).join("");
         const final = t.final ? `<div class="final">score ${t.final.score[k]} · alibis ${t.final.alibis[k]}</div>` : "";
         return panel(view, k, `<div class="hand">${hand || "<small>no cards</small>"}</div>
           <div class="tokens">${tokens || "<small>no loot</small>"}${p.has_dog ? '<span class="dog-pawn" title="Guard Dog">Dog</span>' : ""}</div>${final}`);
       })
       .join("");
-    const pending = t.pending_card ? `<div class="pending">Card played: ${artCard(t.pending_card)}</div>` : "";
+    const pending = t.pending_card ? `<div class="pending">Card played: ${artCard(t.pending_card, texts)}</div>` : "";
     const stealing = t.pending_token ? `<div class="pending">Being stolen: ${artToken(t.pending_token, "offered")}</div>` : "";
     return `<div class="art-robbery">
       <div class="raids">${raids}</div>
@@ -80,7 +85,7 @@
     if (card.reserve) symbols.push(`<span title="reserve draw">${repeat(card.reserve, "✚")}</span>`);
     if (card.feathers) symbols.push(`<span title="feathers">${repeat(card.feathers, "❦")}</span>`);
     if (card.vp) symbols.push(`<span class="vp" title="victory points">${card.vp}${card.tiebreak ? "★" : ""}</span>`);
-    return `<span class="card toits colour${card.colour}" title="${esc(colours[card.colour])} ${esc(card.kind)}"><small>${esc(card.kind)}</small>${symbols.join("")}</span>`;
+    return `<span class="card toits colour${card.colour}" title="${esc(colours[card.colour])} ${esc(card.kind)}: ${esc(card.text)}"><small>${esc(card.kind)}</small>${symbols.join("")}</span>`;
   }
 
   function toitsDeParis(view) {
@@ -113,7 +118,7 @@
     return `<div class="toits-de-paris">
       <div class="info">Turn ${t.turn} · leader ${esc(view.agents[t.leader] || "")} · ${esc(t.phase)}${t.phase === "leader must take" ? ` (${t.need_left} more)` : ""}${t.outcome !== "none" ? ` · ${esc(t.outcome)}` : ""}${t.last_turn ? " · last turn" : ""}</div>
       ${t.board.length ? `<div class="board">${spaces}${notch}</div>` : ""}
-      <div class="legend"><small>➜ arrow · ♪ bell · ✚ reserve draw · ❦ feather · n victory points (★ tie-breaker) · ♚ inspector</small></div>
+      <div class="legend"><small>➜ arrow · ♪ bell · ✚ reserve draw · ❦ feather · n victory points (★ tie-breaker) · ♚ inspector · card codes: A arrows, R reserve, F feather, V points, TB tie-breaker, P plain, B bell, J joker (hover a card for what it does)</small></div>
       <div class="piles"><span>Draw pile <span class="card back">${t.draw_pile}</span></span><span>Reserve <span class="card back">${t.reserve}</span></span><span>Discard ${discard}</span></div>
       ${upcoming}
       <div class="players">${players}</div></div>`;
@@ -136,10 +141,11 @@
     const alarm = t.alarm.room === r && t.alarm.state !== "ringing" ? `<span class="alarm ${t.alarm.state === "on, locked" ? "locked" : ""}" title="alarm: ${esc(t.alarm.state)}">⚠ alarm</span>` : "";
     const symbols = [room.mask && "mask", room.badge && "badge", room.bag_symbol && "bag", room.alarm_symbol && "alarm"]
       .filter(Boolean)
-      .map((s) => `<span class="symbol">${s}</span>`)
+      .map((s) => `<span class="symbol" title="${esc(t.symbol_texts[s])}">${s}</span>`)
       .join("");
     const wall = room.wall ? ` wall-${room.wall}` : "";
-    return `<div class="room${wall}" data-room="${r}"><div class="tile"><small>${r} · ${esc(room.tile)}</small> ${symbols}</div><div class="pieces">${pieces.join("")}</div><div class="floor">${bags}${alarm}</div></div>`;
+    const tile = `room ${r}, tile ${room.tile}${room.wall ? `, thick wall on the ${room.wall} side` : ""}`;
+    return `<div class="room${wall}" data-room="${r}"><div class="tile"><small title="${esc(tile)}">${r} · ${esc(room.tile)}</small> ${symbols}</div><div class="pieces">${pieces.join("")}</div><div class="floor">${bags}${alarm}</div></div>`;
   }
 
   function streetCell(t, room, side) {
@@ -176,6 +182,7 @@
       <div class="info">Round ${t.round}/3${t.cycle ? ` · cycle ${t.cycle}/5` : ""} · ${esc(t.phase)} · stolen <b>${t.stolen}</b> of ${t.target} · supply ${t.supply} · alarm ${esc(t.alarm.state)}</div>
       ${winner}
       <div class="bank-grid">${cells.join("")}</div>
+      <dl class="legend">${Object.entries(t.legend).map(([code, meaning]) => `<dt>${esc(code)}</dt><dd>${esc(meaning)}</dd>`).join("")}${Object.entries(t.symbol_texts).map(([code, meaning]) => `<dt>${esc(code)}</dt><dd>${esc(meaning)}</dd>`).join("")}</dl>
       ${card}
       <div class="players">${seats}</div></div>`;
   }
@@ -197,7 +204,10 @@
       .flatMap(([gem, n]) => Array.from({ length: n }, () => `<i class="gem face${gem}"></i>`))
       .join("");
     const icons = card.icons.map((i) => `<span class="icon">${esc(i)}</span>`).join(" ");
-    return `<span class="card market deck${card.deck} ${small ? "small" : ""} ${card.used ? "used" : ""}" title="${esc(card.name)}"><b>${esc(card.name)}</b><span class="cost">${cost}</span>${card.vp ? `<span class="vp">${card.vp} VP</span>` : ""}<span class="icons">${icons}</span></span>`;
+    // an owned card shows what it scores now (end-game cards included), others their printed VP
+    const vp = card.points ?? card.vp;
+    const title = `${card.name} (deck ${card.deck}${card.icons.length ? ", " + card.icons.join(", ") : ""}): ${card.text}${card.points !== null ? ` · scores ${card.points} VP as things stand` : ""}${card.used ? " · used this round" : ""}`;
+    return `<span class="card market deck${card.deck} ${small ? "small" : ""} ${card.used ? "used" : ""}" title="${esc(title)}"><b>${esc(card.name)}</b><span class="cost">${cost}</span>${small ? "" : `<span class="effect">${esc(card.text)}</span>`}${vp ? `<span class="vp">${vp} VP</span>` : ""}<span class="icons">${icons}</span></span>`;
   }
 
   function thiefsMarket(view) {
@@ -210,7 +220,9 @@
       .join("");
     const players = t.players
       .map((p, k) => {
-        const snap = p.snapshot ? `<div><small>snapshot ${p.snapshot.gems.join("") || "—"}/${p.snapshot.size} · buys allowed ${p.snapshot.buys}</small></div>` : "";
+        const snap = p.snapshot
+          ? `<div class="snapshot" title="what the pile held at the end of the divide (cards giving extra purchases or infamy read it), and the purchases allowed this turn"><small>after the divide: gems ${p.snapshot.gems.join(" ") || "none"}, ${p.snapshot.size} objects · purchases allowed ${p.snapshot.buys}</small></div>`
+          : "";
         return panel(view, k, `<div><span class="gold">¤ ${p.gold} gold</span> · <span class="infamy">★ ${p.infamy} infamy</span> · <small>pile (${p.pile_size})</small> ${dice(p.pile, p.pawn)}</div>${snap}
           <div class="owned">${p.cards.map((c) => marketCard(c, true)).join("") || "<small>no cards</small>"}</div>`);
       })
@@ -235,5 +247,6 @@
   };
 
   window.drawTable = (view) => DRAW[view.game](view);
+  window.playerLabel = playerLabel;
   window.escapeHtml = esc;
 })();
