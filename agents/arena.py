@@ -12,7 +12,7 @@ game reports one) with 95% intervals, an OpenSkill rating, and how much the firs
 
 from __future__ import annotations
 
-import ast
+import contextlib
 import csv
 import functools
 import io
@@ -23,9 +23,11 @@ import os
 import pickle
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import NamedTuple
 
@@ -34,10 +36,10 @@ from openskill.models import PlackettLuce
 from tqdm import tqdm
 
 import heist_envs
-from heist_envs.core.game import normalize_seed
+from heist_envs.core.game import Game, normalize_seed
 
 from .base import InfoSet
-from .registry import AGENT_FACTORIES, agent_names, make_agent
+from .registry import make_agent, parse_spec
 from .stats import mean_interval, wilson_interval
 
 log = logging.getLogger(__name__)
@@ -49,9 +51,11 @@ class GameResult:
 
     ``seat_decisions`` and ``act_cpu_seconds`` count each seat's decisions and the CPU time
     of this process in its agent's ``act`` calls (CPU time, so that other processes on the
-    machine do not slow the count down). ``forfeit`` names the seat that gave an illegal
-    action and the action, when the game was played with ``forfeit=True`` and ended that way
-    (that seat's side gets -1, the others +1).
+    machine do not slow the count down). ``forfeit`` describes how a seat lost the game, when
+    it was played with ``forfeit=True`` and ended that way (that seat's side gets -1, the
+    others +1): the seat, its name (``agent``), the ``decision`` number (the game's seed and
+    this number find the position again), the ``reason`` (one of :data:`FORFEIT_REASONS`) and
+    a ``detail``; an illegal action adds the ``action`` and its ``action_name``.
     """
 
     rewards: list[float]
@@ -73,11 +77,23 @@ def play(game_name, agents, num_players=None, seed=None, options=None, on_step=N
     return run_game(env, agents, seed, options, on_step)
 
 
-def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
+#: how a seat can lose a game by forfeit: in the game's process (the first three) or as seen
+#: by the tournament's parent process, which stops a worker whose decision overruns its time
+#: limit (``timeout`` too) and replaces one that died (``crash``)
+FORFEIT_REASONS = ("illegal action", "error", "timeout", "crash")
+
+
+def run_game(
+    env, agents, seed=None, options=None, on_step=None, forfeit=False, time_limits=None, watch=None
+):
     """Play one game in ``env`` (reset first); ``agents[k]`` plays seat k.
 
-    An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError`, or with
-    ``forfeit=True`` ends the game as a loss for the offender's side (see :class:`GameResult`).
+    An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError` and an
+    exception from an agent propagates; with ``forfeit=True`` either ends the game as a loss
+    for that seat's side (see :class:`GameResult`), as does a decision of seat k that takes
+    longer than ``time_limits[k]`` seconds (None: no limit). ``watch``, a shared array of three
+    numbers, is kept up to date for a parent process: the seat deciding, the decision number,
+    and when the decision began (``time.monotonic()``; 0 between decisions).
     """
     if len(agents) != len(env.possible_agents):
         raise ValueError(
@@ -99,17 +115,29 @@ def run_game(env, agents, seed=None, options=None, on_step=None, forfeit=False):
             truncated = truncated or truncation
             env.step(None)
             continue
-        agent = agents[seat]
-        started = time.process_time()
-        if getattr(agent, "wants_info_set", False):
-            info_set = InfoSet(env.game, env._state, seat)
-            action = agent.act(observation["observation"], observation["action_mask"], info_set)
-        else:
-            action = agent.act(observation["observation"], observation["action_mask"])
+        if watch is not None:
+            watch[0], watch[1], watch[2] = seat, decisions, time.monotonic()
+        started, wall = time.process_time(), time.perf_counter()
+        try:
+            action = decide(agents[seat], observation, env, seat)
+            failure = None
+        except Exception as error:
+            if not forfeit:
+                raise
+            failure = {"reason": "error", "detail": f"{type(error).__name__}: {error}"}
+        elapsed = time.perf_counter() - wall
+        if watch is not None:
+            watch[2] = 0.0
         act_cpu_seconds[seat] += time.process_time() - started
         seat_decisions[seat] += 1
-        if forfeit and not is_legal(action, observation["action_mask"]):
-            result = forfeit_result(env, seat, action, decisions)
+        limit = time_limits[seat] if time_limits else None
+        if forfeit and not failure:
+            if limit and elapsed > limit:
+                failure = {"reason": "timeout", "detail": f"a decision took {elapsed:.1f} s"}
+            elif not is_legal(action, observation["action_mask"]):
+                failure = illegal_action(env, action)
+        if failure:
+            result = forfeit_result(env.game, env.num_players, seat, decisions, **failure)
             result.seat_decisions, result.act_cpu_seconds = seat_decisions, act_cpu_seconds
             return result
         if on_step:
@@ -138,18 +166,47 @@ def is_legal(action, mask) -> bool:
     )
 
 
-def forfeit_result(env, seat, action, decisions) -> GameResult:
-    """The result of a game that ``seat`` lost by giving the illegal ``action``."""
-    teams = env.game.teams(env.num_players)
-    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+def decide(agent, observation, env, seat):
+    """The agent's action for the observation (search agents get the seat's information set)."""
+    if getattr(agent, "wants_info_set", False):
+        info_set = InfoSet(env.game, env._state, seat)
+        return agent.act(observation["observation"], observation["action_mask"], info_set)
+    return agent.act(observation["observation"], observation["action_mask"])
+
+
+def illegal_action(env, action) -> dict:
+    """The forfeit fields of an illegal ``action``: reason, detail, the action and its name."""
     in_range = isinstance(action, (int, np.integer)) and 0 <= action < env.game.num_actions
     described = {
-        "seat": seat,
-        "agent": env.possible_agents[seat],
-        "action": int(action) if in_range else repr(action),
+        "action": int(action) if in_range else repr(action)[:100],
         "action_name": env.action_name(int(action)) if in_range else "not an action id",
     }
-    return GameResult(rewards, [{} for _ in rewards], False, decisions, described)
+    detail = f"{described['action']} ({described['action_name']})"
+    return {"reason": "illegal action", "detail": detail, **described}
+
+
+def forfeit_result(game, num_players, seat, decision, reason, detail, **extra) -> GameResult:
+    """The result of a game that ``seat`` lost at decision number ``decision`` for ``reason``
+    (one of :data:`FORFEIT_REASONS`), described by ``detail``."""
+    teams = game.teams(num_players)
+    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+    described = {
+        "seat": seat,
+        "agent": game.agent_names(num_players)[seat],
+        "decision": decision,
+        "reason": reason,
+        "detail": detail,
+        **extra,
+    }
+    return GameResult(
+        rewards,
+        [{} for _ in rewards],
+        False,
+        decision,
+        described,
+        seat_decisions=[0] * len(rewards),
+        act_cpu_seconds=[0.0] * len(rewards),
+    )
 
 
 def rotations(num_seats):
@@ -172,15 +229,25 @@ def seat_agents(agents, rotation):
 class Entrant:
     """A tournament entry: its label in the results and what builds its agents.
 
-    ``agent`` is a registry name (:mod:`agents.registry`) or a factory called as
+    ``agent`` is an agent spec's target (:func:`agents.registry.parse_spec`: a registry
+    name, ``module:Name`` or ``/path/file.py:Name``) or a factory called as
     ``factory(game_name, seed=..., **kwargs)``. Agents are built inside the worker that plays
     the game, one per seat and game, so they need not pickle (the factory must, to run in
-    parallel: a module-level function or ``functools.partial`` does).
+    parallel: a module-level function or ``functools.partial`` does). ``time_limit`` is the
+    most seconds one of its decisions may take (None: no limit); past it, the game is lost.
     """
 
     label: str
     agent: str | Callable
     kwargs: dict = field(default_factory=dict)
+    time_limit: float | None = None
+
+    def __post_init__(self):
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(
+                f"agent {self.label!r}: the time limit must be a positive number of seconds, "
+                f"got {self.time_limit}"
+            )
 
     def build(self, game_name, seed=None, num_players=None):
         if isinstance(self.agent, str):
@@ -189,21 +256,12 @@ class Entrant:
 
 
 def parse_entrant(text: str) -> Entrant:
-    """An entrant from ``name`` or ``name:key=value,key=value`` (values as Python literals,
-    else strings), e.g. ``ismcts:simulations=200``; unknown names raise a ValueError."""
-    name, _, params = text.partition(":")
-    if name not in AGENT_FACTORIES:
-        raise ValueError(f"unknown agent {name!r}; available: {', '.join(agent_names())}")
-    kwargs = {}
-    for item in filter(None, params.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"agent {text!r}: expected key=value after ':', got {item!r}")
-        try:
-            kwargs[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            kwargs[key] = value
-    return Entrant(text, name, kwargs)
+    """An entrant from an agent spec (:mod:`agents.registry`): ``name`` or
+    ``name:key=value,key=value`` (values as Python literals, else strings), e.g.
+    ``ismcts:simulations=200``, ``package.module:Name[:key=value,...]`` or
+    ``path/to/file.py:Name[:key=value,...]``; a bad spec raises a ValueError."""
+    target, kwargs = parse_spec(text)
+    return Entrant(text, target, kwargs)
 
 
 def _same_instance(instance, game_name, seed=None):
@@ -270,56 +328,75 @@ def schedule(num_entrants, num_sides) -> list[tuple[int, ...]]:
 # Playing --------------------------------------------------------------------------------------
 
 
-class _Table:
-    """Plays tournament games: one environment, reused, in this process or a worker."""
+def seat_entrants(sides, seating) -> list[int]:
+    """The entrant index of each seat, for a seating (entrant index per side)."""
+    owner = {k: seating[i] for i, seats in enumerate(sides) for k in seats}
+    return [owner[k] for k in range(len(owner))]
 
-    def __init__(self, game_name, num_players, options, entrants):
+
+def game_record(task, labels, result: GameResult) -> dict:
+    """A tournament game's record: the task that played it (index, seed, seating), the
+    labels of its seats, and its result."""
+    index, seed, seating = task
+    if result.forfeit:
+        result.forfeit["entrant"] = labels[result.forfeit["seat"]]
+    return {
+        "game": index,
+        "seed": seed,
+        "seating": list(seating),
+        "agents": labels,
+        "rewards": result.rewards,
+        "scores": [info.get("score") for info in result.results],
+        "truncated": result.truncated,
+        "decisions": result.num_decisions,
+        "seat_decisions": result.seat_decisions,
+        "act_cpu_seconds": result.act_cpu_seconds,
+        "forfeit": result.forfeit,
+    }
+
+
+class _Table:
+    """Plays tournament games: one environment, reused, in this process or a worker (whose
+    ``watch`` array tells the parent which seat is busy, see :func:`run_game`)."""
+
+    def __init__(self, game_name, num_players, options, entrants, watch=None):
         self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
         self.entrants = entrants
         self.sides = side_seats(self.env.game, self.env.num_players)
+        self.watch = watch
 
     def play(self, task) -> dict:
-        index, seed, seating = task
-        entrant_of_seat = {k: seating[i] for i, seats in enumerate(self.sides) for k in seats}
-        agents = [
-            self.entrants[entrant_of_seat[k]].build(
-                self.env.game.name, agent_seed(seed, k), self.env.num_players
-            )
-            for k in range(len(self.env.possible_agents))
-        ]
-        result = run_game(self.env, agents, seed, forfeit=True)
-        labels = [self.entrants[entrant_of_seat[k]].label for k in range(len(agents))]
-        if result.forfeit:
-            result.forfeit["entrant"] = labels[result.forfeit["seat"]]
-        return {
-            "game": index,
-            "seed": seed,
-            "seating": list(seating),
-            "agents": labels,
-            "rewards": result.rewards,
-            "scores": [info.get("score") for info in result.results],
-            "truncated": result.truncated,
-            "decisions": result.num_decisions,
-            "seat_decisions": result.seat_decisions,
-            "act_cpu_seconds": result.act_cpu_seconds,
-            "forfeit": result.forfeit,
-        }
+        try:
+            return self._play(task)
+        finally:
+            if self.watch is not None:  # between games: a crash now is no seat's
+                self.watch[0], self.watch[1], self.watch[2] = -1, 0, 0.0
+
+    def _play(self, task) -> dict:
+        game, num_players = self.env.game, self.env.num_players
+        owners = [self.entrants[i] for i in seat_entrants(self.sides, task[2])]
+        labels = [entrant.label for entrant in owners]
+        agents = []
+        for k, entrant in enumerate(owners):
+            if self.watch is not None:  # decision -1: building seat k's agent
+                self.watch[0], self.watch[1], self.watch[2] = k, -1, time.monotonic()
+            try:
+                agents.append(entrant.build(game.name, agent_seed(task[1], k), num_players))
+            except Exception as error:  # the agent's own code: its loss, not the run's end
+                detail = f"building the agent: {type(error).__name__}: {error}"
+                return game_record(
+                    task, labels, forfeit_result(game, num_players, k, 0, "error", detail)
+                )
+        if self.watch is not None:
+            self.watch[2] = 0.0
+        limits = [entrant.time_limit for entrant in owners]
+        watch = self.watch
+        result = run_game(self.env, agents, task[1], forfeit=True, time_limits=limits, watch=watch)
+        return game_record(task, labels, result)
 
 
 def agent_seed(game_seed, seat) -> int:
     return int(np.random.SeedSequence([game_seed, seat]).generate_state(1)[0])
-
-
-_worker_table: _Table | None = None
-
-
-def _start_worker(*table_args):
-    global _worker_table
-    _worker_table = _Table(*table_args)
-
-
-def _play_in_worker(task):
-    return _worker_table.play(task)
 
 
 def _shippable(value) -> bool:
@@ -338,6 +415,65 @@ def _shippable(value) -> bool:
 STARTING = "first game: loading or compiling the agents' code"
 
 
+@dataclass
+class TournamentPlan:
+    """What a tournament plays: its table, its entrants and sides, and its games as tasks
+    (index, seed, seating). :func:`plan_tournament` makes one, :func:`play_tournaments`
+    plays several on one set of workers."""
+
+    game: Game
+    num_players: int
+    options: dict | None
+    seed: int
+    entrants: list[Entrant]
+    sides: list[list[int]]
+    tasks: list[tuple]
+
+    @property
+    def table_args(self) -> tuple:
+        return (self.game.name, self.num_players, self.options, self.entrants)
+
+    def time_limit(self, task, seat) -> float | None:
+        return self.entrants[seat_entrants(self.sides, task[2])[seat]].time_limit
+
+    def lost(self, task, seat, decision, reason, detail) -> dict:
+        """The record of a game that ``seat`` lost where its worker could not say so (it died,
+        or was stopped)."""
+        labels = [self.entrants[i].label for i in seat_entrants(self.sides, task[2])]
+        result = forfeit_result(self.game, self.num_players, seat, decision, reason, detail)
+        return game_record(task, labels, result)
+
+
+def plan_tournament(
+    game_name, agents, games=100, num_players=None, seed=None, options=None
+) -> TournamentPlan:
+    """The games of a :func:`tournament`, checked and seeded, not yet played."""
+    game = heist_envs.get_game(game_name)
+    num_players = game.check_players(num_players)
+    game.check_options(options)
+    entrants = unique_labels([as_entrant(a) for a in agents])
+    if not entrants:
+        raise ValueError("a tournament needs at least one agent")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    for entrant in entrants:  # fail here, not in a worker, if one cannot be built
+        try:
+            entrant.build(game.name, seed=0, num_players=num_players)
+        except ValueError:
+            raise
+        except Exception as error:
+            raise ValueError(
+                f"agent {entrant.label!r} cannot be built: {type(error).__name__}: {error}"
+            ) from error
+    sides = side_seats(game, num_players)
+    seatings = schedule(len(entrants), len(sides))
+    total = -(-games // len(seatings)) * len(seatings)
+    seed = normalize_seed(seed)
+    seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
+    tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
+    return TournamentPlan(game, num_players, options, seed, entrants, sides, tasks)
+
+
 def tournament(
     game_name,
     agents,
@@ -352,49 +488,170 @@ def tournament(
 
     The games cycle through :func:`schedule`'s seatings (the count is rounded up to a whole
     number of them, so every entrant holds every side equally often); game i's seed is drawn
-    from ``seed``. ``workers`` processes play them (default: one per core; 1 plays here, as
-    do entrants that cannot reach a worker: unpicklable, or defined in a notebook). An
-    illegal action forfeits that game, which is logged and listed in the result.
+    from ``seed``. See :func:`play_tournaments` for who plays them where and how a failing
+    agent loses a game.
     """
-    game = heist_envs.get_game(game_name)
-    num_players = game.check_players(num_players)
-    game.check_options(options)
-    entrants = unique_labels([as_entrant(a) for a in agents])
-    if not entrants:
-        raise ValueError("a tournament needs at least one agent")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    for entrant in entrants:  # fail here, not in a worker, if one cannot be built
-        try:
-            entrant.build(game.name, seed=0, num_players=num_players)
-        except TypeError as error:
-            raise ValueError(f"agent {entrant.label!r} cannot be built: {error}") from error
-    sides = side_seats(game, num_players)
-    seatings = schedule(len(entrants), len(sides))
-    rounds = -(-games // len(seatings))
-    total = rounds * len(seatings)
-    seed = normalize_seed(seed)
-    seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
-    tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
-    table_args = (game.name, num_players, options, entrants)
-    workers = min(workers or os.cpu_count() or 1, total)
-    if workers > 1 and not _shippable(entrants):
+    plan = plan_tournament(game_name, agents, games, num_players, seed, options)
+    return play_tournaments([plan], workers, progress)[0]
+
+
+def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResult]:
+    """Play the games of several :class:`TournamentPlan` on one set of workers.
+
+    ``workers`` processes play them (default: one per core); 1 plays here, unless an entrant
+    has a time limit (a decision past it can only be stopped in another process); entrants
+    that cannot reach a worker (unpicklable, or defined in a notebook) play here too. An
+    agent that gives an illegal action, raises, overruns its time limit or ends its worker
+    process loses that game (:data:`FORFEIT_REASONS`), which is logged and listed in the
+    result; a dead or stopped worker is replaced.
+    """
+    jobs = [(which, task) for which, plan in enumerate(plans) for task in plan.tasks]
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
+    if (workers > 1 or limited) and not _shippable([plan.entrants for plan in plans]):
         log.warning("some agents cannot be sent to worker processes: playing in this one")
-        workers = 1
-    bar = tqdm(total=total, desc=game.name, unit="game", disable=not progress, postfix=STARTING)
+        workers, limited = 1, False
+    records = [[] for _ in plans]
+    desc = plans[0].game.name if len({plan.game.name for plan in plans}) == 1 else "games"
+    bar = tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress, postfix=STARTING)
     with bar:
-        if workers == 1:
-            table = _Table(*table_args)
-            played = map(table.play, tasks)
-            records = [_tick(bar, record, k == 0) for k, record in enumerate(played)]
+        if workers == 1 and not limited:
+            tables = {}
+            for k, (which, task) in enumerate(jobs):
+                if which not in tables:
+                    tables[which] = _Table(*plans[which].table_args)
+                records[which].append(_tick(bar, tables[which].play(task), k == 0))
         else:
-            context = multiprocessing.get_context("spawn")
-            chunk = max(1, total // (workers * 8))
-            with context.Pool(workers, _start_worker, table_args) as pool:
-                played = pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk)
-                records = [_tick(bar, record, k == 0) for k, record in enumerate(played)]
-    records.sort(key=lambda r: r["game"])
-    return TournamentResult.build(game, num_players, seed, entrants, sides, records)
+            played = _play_in_workers(plans, jobs, workers)
+            for k, (which, record) in enumerate(played):
+                records[which].append(_tick(bar, record, k == 0))
+    results = []
+    for plan, played in zip(plans, records, strict=True):
+        played.sort(key=lambda r: r["game"])
+        results.append(
+            TournamentResult.build(
+                plan.game, plan.num_players, plan.seed, plan.entrants, plan.sides, played
+            )
+        )
+    return results
+
+
+#: how often (seconds) the parent looks at its workers' decisions when some have time limits
+WATCH_INTERVAL = 0.1
+#: seconds a decision may run past its time limit before its worker is stopped (a decision
+#: that returns within them loses its game in the worker, which carries on)
+STOP_GRACE = 1.0
+#: the most seconds building an agent that has a time limit may take (loading a network can
+#: take longer than a decision may)
+BUILD_TIME_LIMIT = 60.0
+
+
+def _work(conn, watch, tables):
+    """A worker's loop: play the games it is sent (table index, task), send back their records."""
+    made = {}
+    while (job := conn.recv()) is not None:
+        which, task = job
+        if which not in made:
+            made[which] = _Table(*tables[which], watch=watch)
+        conn.send(made[which].play(task))
+
+
+class _Worker:
+    """A worker process, the games sent to it (the first one is playing), and its ``watch``
+    array (see :func:`run_game`)."""
+
+    def __init__(self, context, tables):
+        self.watch = context.RawArray("d", [-1.0, 0.0, 0.0])
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_work, args=(child, self.watch, tables), daemon=True)
+        self.process.start()
+        child.close()
+        self.jobs = deque()
+
+    def give(self, job):
+        self.jobs.append(job)
+        with contextlib.suppress(OSError):  # a dead worker: finished() tells
+            self.conn.send(job)
+
+    def finished(self, plans) -> tuple | None:
+        """(job, record) of the game this worker plays, if it ended: played, or lost by the
+        seat whose decision overran its time limit (the worker is stopped) or that ended the
+        worker; None while it plays on."""
+        try:
+            if self.conn.poll():
+                record = self.conn.recv()
+                return self.jobs.popleft(), record
+        except (EOFError, OSError):  # it died: the pipe is closed, or reset with games unread
+            pass
+        job = self.jobs[0]
+        plan, task = plans[job[0]], job[1]
+        seat, decision, began = int(self.watch[0]), int(self.watch[1]), self.watch[2]
+        if self.process.is_alive():
+            limit = plan.time_limit(task, seat) if seat >= 0 else None
+            if limit and decision < 0:
+                limit = max(limit, BUILD_TIME_LIMIT)
+            overrun = time.monotonic() - began if began else 0.0
+            if not limit or overrun <= limit + STOP_GRACE:
+                return None
+            what = "building the agent" if decision < 0 else "a decision"
+            reason, detail = "timeout", f"{what} ran past {limit:g} s and was stopped"
+        else:
+            code = self.process.exitcode
+            reason, detail = "crash", f"the worker process ended (exit code {code})"
+        self.stop()
+        if seat < 0:
+            raise RuntimeError(f"a worker process ended between games ({detail})")
+        return self.jobs.popleft(), plan.lost(task, seat, max(decision, 0), reason, detail)
+
+    def stop(self):
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+#: games sent ahead to each worker, so that it need not wait for the parent between games
+IN_FLIGHT = 2
+
+
+def _play_in_workers(plans, jobs, workers):
+    """Play ``jobs`` (plan index, task) in ``workers`` processes; yields (plan index, record)
+    as games end, replacing a worker that died or was stopped (the games sent ahead to it go
+    to the others)."""
+    context = multiprocessing.get_context("spawn")
+    tables = [plan.table_args for plan in plans]
+    pending = deque(jobs)
+    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
+    pool = [_Worker(context, tables) for _ in range(workers)]
+
+    def feed(worker):
+        while pending and len(worker.jobs) < IN_FLIGHT:
+            worker.give(pending.popleft())
+
+    try:
+        for worker in pool:
+            feed(worker)
+        while busy := [worker for worker in pool if worker.jobs]:
+            waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
+            wait(waits, timeout=WATCH_INTERVAL if limited else None)
+            for worker in busy:
+                ended = worker.finished(plans)
+                if ended is None:
+                    continue
+                yield ended[0][0], ended[1]
+                if not worker.process.is_alive():
+                    pool.remove(worker)
+                    pending.extendleft(reversed(worker.jobs))
+                    worker.jobs.clear()
+                    if pending:
+                        pool.append(worker := _Worker(context, tables))
+                feed(worker)
+    finally:
+        for worker in pool:
+            if not worker.jobs and worker.process.is_alive():
+                worker.conn.send(None)  # done: let it leave on its own
+                worker.process.join(timeout=5)
+            worker.stop()
 
 
 def _tick(bar, record, first):
@@ -407,9 +664,9 @@ def _tick(bar, record, first):
     forfeit = record["forfeit"]
     if forfeit:
         log.warning(
-            "game %d: %s (seat %d) forfeits with the illegal action %s (%s)",
-            record["game"], forfeit["entrant"], forfeit["seat"], forfeit["action"],
-            forfeit["action_name"],
+            "game %d: %s (seat %d) forfeits at decision %d: %s: %s",
+            record["game"], forfeit["entrant"], forfeit["seat"], forfeit["decision"],
+            forfeit["reason"], forfeit["detail"],
         )  # fmt: skip
     return record
 
@@ -437,18 +694,20 @@ def side_outcomes(record, sides) -> list[Outcome]:
     return outcomes
 
 
-def rate(labels, records) -> dict[str, dict]:
+def rate(labels, records, frozen=None) -> dict[str, dict]:
     """OpenSkill (Plackett-Luce) ratings from the games in order, sides ranked by reward.
 
     An entrant holding several sides of one game is rated once per side, and keeps the mean
-    of those updates."""
+    of those updates. ``frozen`` maps labels to (mu, sigma) ratings that the games leave as
+    they are: the other entrants are rated against them (an anchored rating)."""
     model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in labels}
+    frozen = frozen or {}
+    ratings = {label: model.rating(*frozen.get(label, ()), name=label) for label in labels}
     for record in records:
         seated = [labels[i] for i in record["seating"]]
         rewards = [outcome.reward for outcome in record["outcomes"]]
         updated = model.rate([[ratings[label]] for label in seated], scores=rewards)
-        for label in set(seated):
+        for label in set(seated) - set(frozen):
             mine = [team[0] for name, team in zip(seated, updated, strict=True) if name == label]
             ratings[label] = model.rating(
                 mu=float(np.mean([r.mu for r in mine])),
@@ -568,7 +827,7 @@ class TournamentResult:
 
     @property
     def forfeits(self) -> list[dict]:
-        """The forfeited games: game index, offending entrant, seat and action."""
+        """The forfeited games: game index, offending entrant, seat, decision, reason, detail."""
         return [{"game": r["game"], **r["forfeit"]} for r in self.games if r["forfeit"]]
 
     def to_dict(self) -> dict:
@@ -599,7 +858,8 @@ class TournamentResult:
             row["decisions"] = r["decisions"]
             forfeit = r["forfeit"]
             row["forfeit"] = (
-                f"{forfeit['entrant']} (seat {forfeit['seat']}): {forfeit['action']}"
+                f"{forfeit['entrant']} (seat {forfeit['seat']}, decision {forfeit['decision']}): "
+                f"{forfeit['reason']}: {forfeit['detail']}"
                 if forfeit
                 else ""
             )
@@ -664,8 +924,8 @@ class TournamentResult:
         lines.append(f"first-seat advantage: {self.first_seat_advantage:+.3f}")
         for f in self.forfeits:
             lines.append(
-                f"forfeit: game {f['game']}, {f['entrant']} as {f['agent']} played "
-                f"{f['action']} ({f['action_name']})"
+                f"forfeit: game {f['game']}, {f['entrant']} as {f['agent']}, decision "
+                f"{f['decision']}: {f['reason']}: {f['detail']}"
             )
         return "\n".join(lines)
 

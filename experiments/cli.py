@@ -2,9 +2,12 @@
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import sys
+from dataclasses import replace
+from pathlib import Path
 
 import heist_envs
 from agents.registry import agent_names
@@ -24,12 +27,20 @@ DESCRIPTIONS = {
     "arena": "Play a tournament between agents in every seat rotation and print each agent's "
     "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
     "advantage.",
+    "eval": "Run the benchmark protocol (docs/agents.md): the agent against a fixed reference "
+    "pool at every player count, seats rotated, fixed seeds, and print its benchmark card: win "
+    "rate with 95% intervals against each reference, a rating anchored to the references' "
+    "published ratings, decisions per second, and the games it lost by failing. Loading an "
+    "agent from a file or module runs its code.",
 }
 #: heist train --method ppo --backend NAME -> the trainer's module
 PPO_BACKENDS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
 TRAINERS = {"imitation": "experiments.imitation", "weights": "experiments.tune_heuristic"}
-AGENTS = f"agent names ({', '.join(agent_names())}), optionally with parameters: name:key=value,..."
+AGENTS = (
+    f"agent specs: a name ({', '.join(agent_names())}), package.module:Name or "
+    "path/to/file.py:Name, each optionally with parameters: SPEC:key=value,... (docs/agents.md)"
+)
 
 
 def add_play_arguments(parser):
@@ -50,7 +61,69 @@ def add_arena_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="tournament seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the most one decision of any agent may take; past it that game is lost "
+        "(default: no limit)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def add_eval_arguments(parser):
+    from experiments import protocol
+
+    parser.add_argument("agent", help=f"the agent to score: one of the {AGENTS}")
+    parser.add_argument("--game", required=True, help=GAMES)
+    parser.add_argument(
+        "--players", nargs="+", type=int, metavar="N", help="player counts (default: all)"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES} (a smoke "
+        "test: its card is marked quick)",
+    )
+    parser.add_argument("--out", help="write card.md and card.json into this folder")
+    parser.add_argument("--json", help="write the card's JSON to this file")
+    parser.add_argument(
+        "--seed", type=int, default=protocol.SEED, help=f"protocol seed (default {protocol.SEED})"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=protocol.TIME_LIMIT,
+        metavar="SECONDS",
+        help="the most one of the agent's decisions may take; past it the game is lost "
+        f"(default {protocol.TIME_LIMIT:g})",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run_eval(args):
+    from experiments import protocol
+
+    logging.basicConfig(format="%(levelname)s: %(message)s")
+    card = protocol.evaluate(
+        args.agent,
+        args.game,
+        counts=args.players,
+        quick=args.quick,
+        seed=args.seed,
+        workers=args.workers,
+        time_limit=args.time_limit,
+        progress=not args.no_progress,
+    )
+    print(card.markdown())
+    if args.out:
+        for path in card.write(args.out):
+            print(f"wrote {path}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(card.to_dict(), indent=1) + "\n")
+        print(f"wrote {args.json}")
 
 
 def run_play(args):
@@ -60,13 +133,14 @@ def run_play(args):
 
 
 def run_arena(args):
-    from agents.arena import tournament
+    from agents.arena import parse_entrant, tournament
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
+    entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
     demo.warm_up(args.game, args.players)
     result = tournament(
         args.game,
-        args.agents,
+        entrants,
         games=args.games,
         num_players=args.players,
         seed=args.seed,
@@ -82,6 +156,14 @@ def run_arena(args):
 def add_serve_arguments(parser):
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        default=[],
+        metavar="AGENT",
+        help="outside agents the menu offers besides the built-in ones: package.module:Name or "
+        "path/to/file.py:Name specs (their code runs in the server)",
+    )
 
 
 def run_serve(args):
@@ -89,7 +171,7 @@ def run_serve(args):
         from experiments.web.server import serve
     except ModuleNotFoundError as missing:
         sys.exit(f'heist serve: needs the web extra ({missing}): pip install -e ".[web]"')
-    serve(args.host, args.port)
+    serve(args.host, args.port, args.agents)
 
 
 def benchmark_main(rest):
@@ -157,6 +239,7 @@ def run_command(argv=None):
         ("watch", "watch any agents play, step by step or at a pace", demo.add_watch_arguments),
         ("play", "play a game in the terminal against agents", add_play_arguments),
         ("arena", "a tournament between agents, with ratings", add_arena_arguments),
+        ("eval", "score an agent with the benchmark protocol", add_eval_arguments),
         ("serve", "the web table: watch, replay and play in a browser", add_serve_arguments),
     ]:
         add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
@@ -186,6 +269,8 @@ def run_command(argv=None):
             return run_play(args)
         elif args.command == "serve":
             run_serve(args)
+        elif args.command == "eval":
+            run_eval(args)
         else:
             run_arena(args)
     except ValueError as error:

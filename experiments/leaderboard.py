@@ -90,6 +90,8 @@ def builds(entrant, game, num_players) -> str | None:
         entrant.build(game.name, seed=0, num_players=num_players)
     except (TypeError, ValueError) as error:
         return str(error).replace(f"{PROJECT}{os.sep}", "")
+    except Exception as error:  # an outside agent's own code failed
+        return f"building it raised {type(error).__name__}: {error}"
     return None
 
 
@@ -461,7 +463,8 @@ def main(argv=None):
         "--agents",
         nargs="+",
         metavar="AGENT",
-        help="agents, as for heist arena (default: random, heuristic, ISMCTS at the "
+        help="agent specs, as for heist arena: names or outside agents, docs/agents.md "
+        "(default: random, heuristic, ISMCTS at the "
         "--simulations budgets, ISMCTS at the smallest budget guided by the shipped policy "
         f"(prior=shipped), {TUNED_HEURISTIC} in games whose heuristic has weights, and "
         f"{', '.join(default_agents(())[2:]) or 'none'})",

@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import heist_envs
+from agents.arena import parse_entrant
 from agents.registry import ready_agent_names
 from experiments.web.tables import (
     DEFAULT_SEAT,
@@ -103,9 +104,10 @@ def parse_seat(table, text):
     raise TableError(f"unknown seat {text!r}; seats: spectator, {', '.join(names)}")
 
 
-def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlette:
+def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=()) -> Starlette:
     """The web table as an ASGI app. ``allowed_hosts`` limits the Host header (a guard
-    against DNS rebinding when served on loopback); None allows any."""
+    against DNS rebinding when served on loopback); None allows any. ``agents``: agent specs
+    the menu offers besides the registry's (outside agents: docs/agents.md)."""
     store = store or SessionStore()
 
     def session(request: Request) -> str | None:
@@ -158,7 +160,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         return JSONResponse(
             {
                 "games": games,
-                "players": [HUMAN, *ready_agent_names()],
+                "players": [HUMAN, *ready_agent_names(), *agents],
                 "max_record_bytes": MAX_RECORD_BYTES,
             }
         )
@@ -170,7 +172,8 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None) -> Starlet
         seed = data.get("seed")
         if seed in ("", None):
             seed = None
-        return new_table(data.get("game"), data.get("num_players"), data.get("players", []), seed)
+        players = data.get("players", [])
+        return new_table(data.get("game"), data.get("num_players"), players, seed, agents)
 
     async def post_table(request):
         data = await read_json(request)
@@ -283,10 +286,14 @@ def is_loopback(host) -> bool:
         return False
 
 
-def serve(host="127.0.0.1", port=8000):
-    """Run the web table until interrupted."""
+def serve(host="127.0.0.1", port=8000, agents=()):
+    """Run the web table until interrupted; ``agents``: specs its menu offers besides."""
     import uvicorn
+
+    for spec in agents:
+        parse_entrant(spec)  # a bad spec stops here, with its one-line error
 
     allowed = ["127.0.0.1", "localhost", host] if is_loopback(host) else None
     print(f"heist web table on http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(allowed_hosts=allowed), host=host, port=port, log_level="warning")
+    app = create_app(allowed_hosts=allowed, agents=tuple(agents))
+    uvicorn.run(app, host=host, port=port, log_level="warning")

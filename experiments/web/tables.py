@@ -17,9 +17,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import heist_envs
-from agents.arena import agent_seed
+from agents.arena import agent_seed, parse_entrant
 from agents.base import InfoSet
-from agents.registry import make_agent, ready_agent_names
+from agents.registry import ready_agent_names
 from experiments.web.views import table_view
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.record import GameRecord
@@ -203,8 +203,9 @@ class Table:
 # Making tables ------------------------------------------------------------------------------
 
 
-def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
-    """A game with ``players[k]`` in seat k: ``"human"`` or an agent's registry name."""
+def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> Table:
+    """A game with ``players[k]`` in seat k: ``"human"``, an agent's registry name, or one of
+    ``agents``, the agent specs the server offers besides (``heist serve --agents``)."""
     if game_name not in heist_envs.game_names():
         raise TableError(f"unknown game {game_name!r}; games: {', '.join(heist_envs.game_names())}")
     env = heist_envs.make(game_name, num_players=num_players)
@@ -214,22 +215,22 @@ def new_table(game_name, num_players=None, players=(), seed=None) -> Table:
             f"players must be a list with a player for each of the {len(names)} seats "
             f"({', '.join(names)}), got {players!r:.80}"
         )
-    choices = [HUMAN, *ready_agent_names()]
+    choices = [HUMAN, *ready_agent_names(), *agents]
     for k, who in enumerate(players):
         if not isinstance(who, str) or who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
     players = list(players)
     seed = normalize_seed(seed)
     count = env.num_players
-    agents = [
+    seated = [
         None
         if who == HUMAN
-        else make_agent(who, game_name, seed=agent_seed(seed, k), num_players=count)
+        else parse_entrant(who).build(game_name, seed=agent_seed(seed, k), num_players=count)
         for k, who in enumerate(players)
     ]
     env.reset(seed=seed)
     mode = "play" if HUMAN in players else "watch"
-    table = Table(secrets.token_urlsafe(8), mode, env, players, agents)
+    table = Table(secrets.token_urlsafe(8), mode, env, players, seated)
     table._snapshot()
     return table
 

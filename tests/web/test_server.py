@@ -310,7 +310,7 @@ def test_heist_serve_binds_to_loopback_unless_told(monkeypatch):
     from experiments.web import server
 
     calls = []
-    monkeypatch.setattr(server, "serve", lambda host, port: calls.append((host, port)))
+    monkeypatch.setattr(server, "serve", lambda host, port, agents: calls.append((host, port)))
     cli.main(["serve"])
     cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"])
     assert calls == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]

@@ -1,0 +1,356 @@
+"""Agents from outside the project: specs naming files, modules and installed packages, in
+every command that takes an agent, and agents that fail without stopping the run."""
+
+import json
+import re
+import textwrap
+
+import pytest
+
+from agents import arena, registry
+from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
+from experiments import cli, leaderboard, protocol
+
+#: an outside agent, as a user would write it: a class taking the game name and seed
+AGENT_FILE = '''
+import numpy as np
+
+
+class Lowest:
+    """The lowest-numbered legal action, or with probability ``explore`` a random one."""
+
+    def __init__(self, game_name, seed=None, explore=0.0):
+        self.rng = np.random.default_rng(seed)
+        self.explore = explore
+
+    def act(self, observation, action_mask):
+        legal = np.flatnonzero(action_mask)
+        if self.rng.random() < self.explore:
+            return int(self.rng.choice(legal))
+        return int(legal[0])
+
+
+def make_lowest(game_name, seed=None, explore=0.0):
+    return Lowest(game_name, seed, explore)
+
+
+def no_seed(game_name):
+    return Lowest(game_name)
+'''
+
+#: agents that fail at their second decision, one way each
+FAILING_FILE = """
+import os
+import time
+
+import numpy as np
+
+
+class Failing:
+    def __init__(self, game_name, seed=None):
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        self.decisions += 1
+        legal = int(np.flatnonzero(action_mask)[0])
+        return self.fail(action_mask) if self.decisions == 2 else legal
+
+
+class Raises(Failing):
+    def fail(self, action_mask):
+        raise RuntimeError("lost its way")
+
+
+class Illegal(Failing):
+    def fail(self, action_mask):
+        return int(np.flatnonzero(action_mask == 0)[0])
+
+
+class NotAnInteger(Failing):
+    def fail(self, action_mask):
+        return "north"
+
+
+class Slow(Failing):
+    def fail(self, action_mask):
+        time.sleep(1.3)
+        return int(np.flatnonzero(action_mask)[0])
+
+
+class Hangs(Failing):
+    def fail(self, action_mask):
+        time.sleep(600)
+
+
+class Crashes(Failing):
+    def fail(self, action_mask):
+        os._exit(3)
+
+
+class BreaksWhenBuilt:
+    def __init__(self, game_name, seed=None):
+        if seed != 0:  # the arena's check builds it with seed 0: the games then fail
+            raise KeyError("no such table")
+
+
+class HangsWhenBuilt:
+    def __init__(self, game_name, seed=None):
+        if seed != 0:
+            time.sleep(600)
+"""
+
+
+@pytest.fixture
+def agent_file(tmp_path):
+    path = tmp_path / "my_agents.py"
+    path.write_text(AGENT_FILE)
+    return path
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """A package installed into a folder of its own, registering ``lowest`` through the
+    ``heist_envs.agents`` entry-point group (as ``pip install`` would write it)."""
+    site = tmp_path / "site"
+    (site / "lowest_agents").mkdir(parents=True)
+    (site / "lowest_agents" / "__init__.py").write_text(AGENT_FILE)
+    info = site / "lowest_agents-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lowest-agents\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[heist_envs.agents]\nlowest = lowest_agents:Lowest\n")
+    monkeypatch.syspath_prepend(str(site))
+    return "lowest"
+
+
+def test_specs_name_files_modules_and_installed_agents(agent_file, installed, monkeypatch):
+    in_file = parse_entrant(f"{agent_file}:Lowest:explore=0.5")
+    assert in_file.label == f"{agent_file}:Lowest:explore=0.5"
+    assert in_file.agent == f"{agent_file}:Lowest" and in_file.kwargs == {"explore": 0.5}
+    assert in_file.build("art_robbery", seed=1).explore == 0.5
+    factory = parse_entrant(f"{agent_file}:make_lowest")
+    assert factory.build("art_robbery", seed=1).explore == 0.0
+    monkeypatch.syspath_prepend(str(agent_file.parent))
+    from_module = parse_entrant("my_agents:Lowest:explore=1")
+    assert from_module.agent == "my_agents:Lowest" and from_module.kwargs == {"explore": 1}
+    assert installed in registry.agent_names() and installed in registry.ready_agent_names()
+    assert parse_entrant("lowest:explore=0.25").build("thiefs_market", seed=2).explore == 0.25
+    assert parse_entrant("ismcts:simulations=50").kwargs == {"simulations": 50}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("{folder}/nowhere.py:Lowest", "no file .*nowhere.py; accepted forms: NAME"),
+        ("{file}:Highest", "my_agents.py has no 'Highest'; accepted forms"),
+        ("no_such_module.inner:Agent", "no module named 'no_such_module'"),
+        ("{file}", "unknown agent .*; available: .*random.*; accepted forms"),
+        ("{file}:no_seed", r"must be called as no_seed\(game_name, seed=None, \*\*parameters\)"),
+        ("{file}:Lowest:depth=3", "has no parameter depth; its parameters: explore"),
+        ("{file}:Lowest:depth", "expected key=value"),
+    ],
+)
+def test_bad_specs_say_in_one_line_what_is_wrong(agent_file, spec, message):
+    spec = spec.format(folder=agent_file.parent, file=agent_file)
+    with pytest.raises(ValueError, match=message) as error:
+        tournament("art_robbery", [spec, "random"], games=1, num_players=2, progress=False)
+    assert "\n" not in str(error.value)
+
+
+def test_a_file_that_fails_to_load_is_named(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import numpy\nraise ImportError('needs torch 9')\n")
+    with pytest.raises(ValueError, match="loading .*broken.py raised ImportError: needs torch 9"):
+        parse_entrant(f"{broken}:Agent")
+
+
+def run_cli(capsys, *argv) -> str:
+    assert cli.main(list(argv)) is None
+    return capsys.readouterr().out
+
+
+def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
+    agent_file, tmp_path, capsys, monkeypatch
+):
+    spec = f"{agent_file}:Lowest:explore=0.1"
+    out = run_cli(
+        capsys, "arena", "art_robbery", "--agents", spec, "random", "--games", "4",
+        "--players", "2", "--seed", "5", "--workers", "2", "--no-progress",
+    )  # fmt: skip
+    assert re.search(rf"{re.escape(spec)}\s+4 ", out)
+
+    monkeypatch.setattr(protocol, "POOL", ("random", "heuristic"))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 4)
+    card_dir = tmp_path / "card"
+    run_cli(
+        capsys, "eval", spec, "--game", "art_robbery", "--quick", "--players", "2", "4",
+        "--out", str(card_dir), "--workers", "2", "--no-progress",
+    )  # fmt: skip
+    card = json.loads((card_dir / "card.json").read_text())
+    assert card["protocol"] == "v1-quick" and card["pool"] == ["random", "heuristic"]
+    assert [(t["players"], t["reference"]) for t in card["tables"]] == [
+        (2, "random"), (2, "heuristic"), (4, "random"), (4, "heuristic")
+    ]  # fmt: skip
+    for table in card["tables"]:  # the same games as the arena plays with the same seed
+        sides = table["players"]
+        direct = tournament(
+            "art_robbery", [spec] + [table["reference"]] * (sides - 1), games=4,
+            num_players=sides, seed=table["seed"], workers=1, progress=False,
+        )  # fmt: skip
+        figures = leaderboard.agent_figures(direct, 0)
+        assert table["games"] == figures["games"] == len(direct.games)
+        assert table["wins"] == figures["wins"]
+        assert (table["win_low"], table["win_high"]) == (figures["win_low"], figures["win_high"])
+    two, four = card["anchored_ratings"]
+    assert two["mu"] is None and two["games"] == 0  # the published run has no 2-player tables
+    assert four["games"] == 8 and four["rating_low"] < four["mu"] < four["rating_high"]
+    assert card["failures"] == dict.fromkeys(["illegal action", "error", "timeout", "crash"], 0)
+    assert "# Benchmark card" in (card_dir / "card.md").read_text()
+
+    board = tmp_path / "board"
+    leaderboard.main(
+        ["--quick", "--games", "art_robbery", "--agents", spec, "random", "--games-per-table",
+         "2", "--out", str(board), "--no-progress"]
+    )  # fmt: skip
+    rows = (board / "leaderboard.csv").read_text()
+    assert f"art_robbery,4,2,{spec}," in rows
+
+
+def test_an_installed_agent_plays_in_worker_processes_and_gets_a_card(installed, monkeypatch):
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 2)
+    card = protocol.evaluate(
+        f"{installed}:explore=0.5", "toits_de_paris", counts=[2, 3], quick=True, workers=2,
+        progress=False, show=lambda text: None,
+    )  # fmt: skip
+    assert [(t["players"], t["games"]) for t in card.tables] == [(2, 2), (3, 3)]
+    assert card.results[0].agents == ["lowest:explore=0.5", "random"]
+    assert not card.failures and card.ratings[1]["games"] == 3
+
+
+def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(arena, "BUILD_TIME_LIMIT", 1.0)
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    kinds = {
+        "Raises": ("error", "RuntimeError: lost its way"),
+        "Illegal": ("illegal action", "("),
+        "NotAnInteger": ("illegal action", "'north' (not an action id)"),
+        "Slow": ("timeout", "a decision took"),
+        "Hangs": ("timeout", "ran past 1 s and was stopped"),
+        "Crashes": ("crash", "exit code 3"),
+        "BreaksWhenBuilt": ("error", "building the agent: KeyError"),
+        "HangsWhenBuilt": ("timeout", "building the agent ran past 1 s and was stopped"),
+    }
+    plans = [
+        plan_tournament(
+            "art_robbery",
+            [Entrant(name, f"{failing}:{name}", time_limit=1.0), "random"],
+            games=2,
+            num_players=2,
+            seed=4,
+        )
+        for name in kinds
+    ]
+    results = play_tournaments(plans, workers=2, progress=False)
+    for (name, (reason, detail)), result in zip(kinds.items(), results, strict=True):
+        assert len(result.forfeits) == 2, name
+        for forfeit in result.forfeits:
+            assert forfeit["entrant"] == name and forfeit["reason"] == reason
+            assert detail in forfeit["detail"], forfeit
+            if name.endswith("WhenBuilt"):
+                assert forfeit["decision"] == 0
+            else:  # its second decision: its first came before
+                assert forfeit["decision"] >= 1
+        failed, random_row = result.summary
+        assert failed["win_rate"] == 0.0 and random_row["win_rate"] == 1.0
+        assert failed["forfeits"] == 2
+
+
+def test_a_card_counts_the_games_an_agent_lost_by_failing(tmp_path, monkeypatch):
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 2)
+    card = protocol.evaluate(
+        f"{failing}:Crashes", "art_robbery", counts=[2], quick=True, workers=1, progress=False,
+        show=lambda text: None,
+    )  # fmt: skip
+    assert card.failure_counts()["crash"] == 2 and card.tables[0]["wins"] == 0
+    text = card.markdown()
+    lost = "Games the agent lost by failing: 2 of 2 (illegal action: 0, error: 0, timeout: 0, "
+    assert lost + "crash: 2)" in text and "decision " in text
+
+
+def test_the_docs_example_agent_runs(tmp_path):
+    page = (protocol.RATINGS.parents[1] / "docs" / "agents.md").read_text()
+    example = textwrap.dedent(re.search(r"```python\n(.*?)```", page, re.S)[1])
+    path = tmp_path / "my_agent.py"
+    path.write_text(example)
+    result = tournament(
+        "art_robbery", [f"{path}:Greedy", "random"], games=4, num_players=2, seed=3, workers=1,
+        progress=False,
+    )  # fmt: skip
+    assert not result.forfeits and result.summary[0]["games"] == 4
+
+
+def test_eval_refuses_bad_input_in_one_line(agent_file, capsys):
+    for argv, message in [
+        (["nowhere.py:Agent", "--game", "art_robbery"], "no file nowhere.py; accepted forms"),
+        ([f"{agent_file}:Lowest", "--game", "chess"], "unknown game 'chess'"),
+        ([f"{agent_file}:Lowest", "--game", "art_robbery", "--players", "9"], "players"),
+        ([f"{agent_file}:Lowest", "--game", "art_robbery", "--time-limit", "0"], "time limit"),
+    ]:
+        with pytest.raises(SystemExit) as exit:
+            cli.main(["eval", *argv])
+        error = capsys.readouterr().err
+        assert exit.value.code == 2 and message in error and error.count("\n") == 1, error
+
+
+def test_a_card_says_which_counts_an_agent_cannot_play(tmp_path, monkeypatch):
+    path = tmp_path / "four.py"
+    path.write_text(
+        AGENT_FILE
+        + textwrap.dedent("""
+        def four_only(game_name, seed=None, num_players=None):
+            if num_players != 4:
+                raise RuntimeError("plays 4 players only")
+            return Lowest(game_name, seed)
+        """)
+    )
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 4)
+    spec = f"{path}:four_only"
+    with pytest.raises(ValueError, match="plays no table of art_robbery: 2 players: the agent"):
+        protocol.evaluate(spec, "art_robbery", counts=[2], quick=True, progress=False)
+    card = protocol.evaluate(
+        spec, "art_robbery", counts=[2, 4], quick=True, workers=1, progress=False,
+        show=lambda text: None,
+    )  # fmt: skip
+    assert [t["players"] for t in card.tables] == [4] and not card.failures
+    assert card.left_out == [
+        "2 players: the agent cannot play (building it raised RuntimeError: plays 4 players only)"
+    ]
+    assert "## Not played" in card.markdown()
+
+
+def test_frozen_ratings_stay_and_anchor_the_others():
+    result = tournament(
+        "art_robbery", ["random", "random"], games=4, num_players=2, seed=2, workers=1,
+        progress=False,
+    )  # fmt: skip
+    free = arena.rate(result.agents, result.games)
+    anchored = arena.rate(result.agents, result.games, frozen={"random_2": (30.0, 1.0)})
+    assert (anchored["random_2"]["mu"], anchored["random_2"]["sigma"]) == (30.0, 1.0)
+    assert anchored["random"]["mu"] != free["random"]["mu"]
+    assert anchored["random"]["sigma"] < 25 / 3
+
+
+def test_arena_time_limit_stops_a_hanging_agent(tmp_path, capsys):
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    out = run_cli(
+        capsys, "arena", "art_robbery", "--agents", f"{failing}:Hangs", "random", "--games",
+        "2", "--players", "2", "--seed", "1", "--workers", "2", "--time-limit", "0.5",
+        "--no-progress",
+    )  # fmt: skip
+    assert out.count(": timeout: a decision ran past 0.5 s and was stopped") == 2
