@@ -522,7 +522,7 @@ def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResul
                     tables[which] = _Table(*plans[which].table_args)
                 records[which].append(_tick(bar, tables[which].play(task), k == 0))
         else:
-            played = _play_in_workers(plans, jobs, workers)
+            played = _play_in_workers(plans, jobs, workers, limited)
             for k, (which, record) in enumerate(played):
                 records[which].append(_tick(bar, record, k == 0))
     results = []
@@ -614,14 +614,14 @@ class _Worker:
 IN_FLIGHT = 2
 
 
-def _play_in_workers(plans, jobs, workers):
+def _play_in_workers(plans, jobs, workers, limited):
     """Play ``jobs`` (plan index, task) in ``workers`` processes; yields (plan index, record)
     as games end, replacing a worker that died or was stopped (the games sent ahead to it go
-    to the others)."""
+    to the others). ``limited``: some entrant has a time limit, so the workers' decisions are
+    watched every :data:`WATCH_INTERVAL` seconds."""
     context = multiprocessing.get_context("spawn")
     tables = [plan.table_args for plan in plans]
     pending = deque(jobs)
-    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
     pool = [_Worker(context, tables) for _ in range(workers)]
 
     def feed(worker):

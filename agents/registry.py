@@ -190,9 +190,10 @@ def make_agent(name: str, game_name: str, seed=None, num_players=None, **kwargs)
     """
     factory = load(name)
     try:
-        parameters = inspect.signature(factory).parameters
+        signature = inspect.signature(factory)
     except (TypeError, ValueError):
         raise ValueError(f"agent {name!r} is not a class or a factory") from None
+    parameters = signature.parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
     allowed = [p for p in parameters if p not in ("game_name", "seed", "num_players")]
     unknown = sorted(set(kwargs) - set(allowed)) if not takes_any else []
@@ -204,10 +205,10 @@ def make_agent(name: str, game_name: str, seed=None, num_players=None, **kwargs)
     if "num_players" in parameters:
         kwargs["num_players"] = num_players
     try:
-        inspect.signature(factory).bind(game_name, seed=seed, **kwargs)
+        signature.bind(game_name, seed=seed, **kwargs)
     except TypeError as error:
         raise ValueError(
             f"agent {name!r} must be called as {name.rpartition(':')[2]}(game_name, seed=None, "
-            f"**parameters), its signature is {inspect.signature(factory)} ({error})"
+            f"**parameters), its signature is {signature} ({error})"
         ) from None
     return factory(game_name, seed=seed, **kwargs)
