@@ -18,7 +18,7 @@ import argparse
 
 import heist_envs
 from agents.arena import parse_entrant, play
-from agents.rollouts.how_to_rob_a_bank import PRIOR_ALONE_PHASES
+from agents.how_to_rob_a_bank.rollout import PRIOR_ALONE_PHASES
 from agents.stats import wilson_interval
 
 GAME = "how_to_rob_a_bank"

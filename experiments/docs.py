@@ -59,7 +59,7 @@ def agents_table(game: Game) -> list[str]:
     search = ISMCTSAgent(game.name)
     settings = ", ".join(f"`{key}={value!r}`" for key, value in search.settings.items())
     rollouts = (
-        f"the compiled rollout policy of `agents/rollouts/{game.name}.py`"
+        f"the compiled rollout policy of `agents/{game.name}/rollout.py`"
         if search.rollout == "policy"
         else "uniformly random legal moves"
     )

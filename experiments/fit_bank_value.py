@@ -1,4 +1,4 @@
-"""Fit How to Rob a Bank's rollout value model (``agents.rollouts.how_to_rob_a_bank``).
+"""Fit How to Rob a Bank's rollout value model (``agents.how_to_rob_a_bank.rollout``).
 
 Plays ``--games`` games of the rollout policy against itself (alternately 4 and 3 players),
 samples ROB-phase states (each with chance ``--sample``), labels each with whether the
@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from agents.rollouts import how_to_rob_a_bank as policy
+from agents.how_to_rob_a_bank import rollout as policy
 from heist_envs.core.game import RUNNING
 from heist_envs.how_to_rob_a_bank.state import ROB
 

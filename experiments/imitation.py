@@ -56,7 +56,7 @@ from pathlib import Path
 import numpy as np
 
 import heist_envs
-from agents.heuristic import how_to_rob_a_bank as how_to_rob_a_bank_heuristic
+from agents.how_to_rob_a_bank import heuristic as how_to_rob_a_bank_heuristic
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from experiments.evaluate import make_opponents, win_rate
 from experiments.plots import plot_learning_curve

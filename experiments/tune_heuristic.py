@@ -1,12 +1,12 @@
 """Learn Les Toits de Paris's heuristic weights by CMA-ES against a table of heuristics.
 
-The heuristic agent (``agents.heuristic.toits_de_paris``) values its moves with a table of
+The heuristic agent (``agents.toits_de_paris.heuristic``) values its moves with a table of
 weights (``WEIGHTS``: what a card's potential, a reserve draw, a bell's risk are worth, how
 much better revealing on must be than stopping). This run searches that table with CMA-ES
 (the ``cma`` package): each candidate plays one seat of ``--games`` games at each player
 count in ``--counts``, heuristics with the ``--opponents`` table the other seats (default:
 the hand-set table, where the search also starts), in the compiled form the search's
-rollouts use (``agents.rollouts.toits_de_paris.policy_action``, the same valuation read from
+rollouts use (``agents.toits_de_paris.rollout.policy_action``, the same valuation read from
 the state); its fitness is its mean win share over the fair share, averaged over
 the counts, on seeds that every candidate of a generation shares. After each generation the
 mean of the search distribution is scored the same way on one fixed set of seeds (the
@@ -32,8 +32,8 @@ import numpy as np
 
 import heist_envs
 from agents.heuristic import WEIGHTED
-from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS, load_weights
-from agents.rollouts import toits_de_paris as policy
+from agents.toits_de_paris import rollout as policy
+from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, load_weights
 from heist_envs.core.game import RUNNING
 
 GAME = heist_envs.get_game("toits_de_paris")

@@ -4,10 +4,10 @@ Each reads only its observation (through the game's ``LAYOUT``) and the action m
 breaks ties with its own seeded RNG, so a game between seeded agents is reproducible.
 """
 
-from .art_robbery import HeuristicAgent as ArtRobberyHeuristic
-from .how_to_rob_a_bank import HeuristicAgent as HowToRobABankHeuristic
-from .thiefs_market import HeuristicAgent as ThiefsMarketHeuristic
-from .toits_de_paris import HeuristicAgent as ToitsDeParisHeuristic
+from agents.art_robbery.heuristic import HeuristicAgent as ArtRobberyHeuristic
+from agents.how_to_rob_a_bank.heuristic import HeuristicAgent as HowToRobABankHeuristic
+from agents.thiefs_market.heuristic import HeuristicAgent as ThiefsMarketHeuristic
+from agents.toits_de_paris.heuristic import HeuristicAgent as ToitsDeParisHeuristic
 
 #: game name -> its heuristic agent class
 HEURISTICS = {

@@ -1,7 +1,7 @@
 """Compiled rollout policies for ISMCTS, one optional module per game.
 
 A search samples a full world, so a rollout policy may read the whole kernel state. The
-module ``agents.rollouts.<game>`` defines
+module ``agents.<game>.rollout`` defines
 
 - ``rollout_action(s, mask) -> int``, compiled with numba: an action legal in ``mask`` for
   ``s.actor`` in the running state ``s`` (it may draw from numba's ``np.random``, which the
@@ -24,7 +24,7 @@ import importlib.util
 
 def rollout_module(game_name):
     """The rollout module of ``game_name``, or None if it has none."""
-    name = f"{__name__}.{game_name}"
+    name = f"agents.{game_name}.rollout"
     if importlib.util.find_spec(name) is None:
         return None
     return importlib.import_module(name)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from agents.arena import play
-from agents.heuristic.how_to_rob_a_bank import HeuristicAgent
+from agents.how_to_rob_a_bank.heuristic import HeuristicAgent
 from experiments.bank_phases import PhaseSplit, main, side_win_rate
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB
 

@@ -7,8 +7,8 @@ import pytest
 
 import heist_envs
 from agents.base import InfoSet
+from agents.how_to_rob_a_bank import rollout as policy
 from agents.ismcts import ISMCTSAgent
-from agents.rollouts import how_to_rob_a_bank as policy
 from heist_envs.how_to_rob_a_bank import actions as A
 from heist_envs.how_to_rob_a_bank.components import SPACE_ROOM, SPACE_SIDE
 from heist_envs.how_to_rob_a_bank.state import CARRIED, ROB, STOLEN

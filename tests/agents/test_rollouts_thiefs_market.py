@@ -9,7 +9,7 @@ from agents.arena import play
 from agents.base import RandomAgent
 from agents.ismcts import ISMCTSAgent
 from agents.rollouts import rollout_module
-from agents.rollouts.thiefs_market import SEARCH_DEFAULTS, evaluate, rollout_action
+from agents.thiefs_market.rollout import SEARCH_DEFAULTS, evaluate, rollout_action
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
 

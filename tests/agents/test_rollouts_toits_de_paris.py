@@ -8,7 +8,7 @@ import heist_envs
 from agents.arena import play
 from agents.base import RandomAgent
 from agents.ismcts import ISMCTSAgent
-from agents.rollouts import toits_de_paris as tdp
+from agents.toits_de_paris import rollout as tdp
 from heist_envs.core.game import RUNNING
 from heist_envs.toits_de_paris import rules
 from heist_envs.toits_de_paris.actions import CONTINUE, NUM_ACTIONS, STOP, TAKE_SPACE_1

@@ -8,9 +8,9 @@ import pytest
 
 import heist_envs
 from agents.heuristic import make_heuristic
-from agents.heuristic.toits_de_paris import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent
 from agents.registry import make_agent
-from agents.rollouts import toits_de_paris as tdp
+from agents.toits_de_paris import rollout as tdp
+from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent
 from experiments import tune_heuristic
 from heist_envs.core.game import RUNNING
 from heist_envs.toits_de_paris.actions import CONTINUE, NUM_ACTIONS, STOP

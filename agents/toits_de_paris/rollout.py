@@ -1,7 +1,7 @@
 """Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.rollouts`).
 
 Rollout policy (:func:`rollout_action`): the heuristic agent's strategy
-(:mod:`agents.heuristic.toits_de_paris`) in compiled code, read from the full state, with a
+(:mod:`agents.toits_de_paris.heuristic`) in compiled code, read from the full state, with a
 little randomness (``EPSILON``) so that rollouts of one position stay diverse.
 
 - Sharing (take a card, pass, joker colour): a card is worth the change it makes to the
@@ -34,7 +34,7 @@ them), rollouts are cut after 10 moves, and every rollout, finished or not, is s
 import numba as nb
 import numpy as np
 
-from agents.heuristic import toits_de_paris as heuristic
+from agents.toits_de_paris import heuristic as heuristic
 from heist_envs.core.playout import random_legal_action
 from heist_envs.toits_de_paris.actions import (
     CONTINUE,

@@ -1,0 +1,1 @@
+"""What agents know of Art Robbery: its heuristic player."""

@@ -1,0 +1,1 @@
+"""What agents know of Thief's Market: its heuristic player and its rollout policy."""
