@@ -1,0 +1,68 @@
+"""Each game's compiled heuristic (``agents.<game>.compiled``) makes the decision its Python
+agent makes, ties included, on every position of seeded games at every player count."""
+
+import importlib
+
+import numpy as np
+import pytest
+
+import heist_envs
+from agents.compiled import rng_state
+from agents.heuristic import make_heuristic
+
+#: positions compared per game, over its player counts (the slow run: 10,000)
+POSITIONS = 2_000
+SLOW_POSITIONS = 10_000
+#: the share of moves played at random instead of the heuristic's, to reach varied positions
+EXPLORE = 0.25
+
+
+def compare_on_positions(game_name, positions, weights=None, seed=0):
+    """Play seeded games in which both forms of the heuristic decide at every seat; return
+    the number of positions compared (both forms must agree at each)."""
+    game = heist_envs.get_game(game_name)
+    compiled = importlib.import_module(f"agents.{game_name}.compiled")
+    params = compiled.params(weights)
+    counts = range(game.min_players, game.max_players + 1)
+    explore = np.random.default_rng(seed)
+    compared = 0
+    for index in range(10**6):
+        num_players = counts[index % len(counts)]
+        env = heist_envs.make(game_name, num_players=num_players)
+        env.reset(seed=seed + index)
+        seeds = {agent: seed * 7919 + index * 31 + k for k, agent in enumerate(env.agents)}
+        python = {a: make_heuristic(game_name, seed=s, weights=weights) for a, s in seeds.items()}
+        rngs = {a: rng_state(s) for a, s in seeds.items()}
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            obs, mask = observation["observation"], observation["action_mask"]
+            expected = python[agent].act(obs, mask)
+            got = compiled.act(obs, mask, params, rngs[agent])
+            assert got == expected, (
+                f"{game_name}, {num_players} players, game {index}, "
+                f"{env.unwrapped.game.action_name(int(expected))!r} expected, got {got}"
+            )
+            compared += 1
+            if explore.random() < EXPLORE:
+                expected = int(explore.choice(np.flatnonzero(mask)))
+            env.step(int(expected))
+        if compared >= positions:
+            return compared
+    return compared
+
+
+GAMES = ["art_robbery", "how_to_rob_a_bank", "thiefs_market", "toits_de_paris"]
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_compiled_heuristic_decides_as_the_python_agent(game_name):
+    assert compare_on_positions(game_name, POSITIONS) >= POSITIONS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name", GAMES)
+def test_compiled_heuristic_decides_as_the_python_agent_on_10000_positions(game_name):
+    assert compare_on_positions(game_name, SLOW_POSITIONS, seed=1) >= SLOW_POSITIONS
