@@ -4,7 +4,7 @@ Checkpoints load without unpickling Python objects: only the policy's tensors ar
 ``torch.load(weights_only=True)``, into a network built from the game's spaces and the
 architecture in the checkpoint's ``.json`` metadata. Two layouts are read this way:
 
-- a whole SB3 model (``model.save``, as ``experiments.train`` writes it): the tensors of its
+- a whole SB3 model (``model.save``, as ``experiments.train.sb3`` writes it): the tensors of its
   ``policy.pth`` member; the rest of the zip (pickled optimiser settings, schedules) is never
   opened;
 - a policy alone (``save_checkpoint(..., policy_only=True)``, the shipped files): the

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.registry import agent_names
-from experiments import demo
+from experiments.tools import demo
 
 GAMES = f"one of: {', '.join(heist_envs.game_names())}"
 DESCRIPTIONS = {
@@ -34,9 +34,9 @@ DESCRIPTIONS = {
     "agent from a file or module runs its code.",
 }
 #: heist train --method ppo --backend NAME -> the trainer's module
-PPO_BACKENDS = {"sb3": "experiments.train", "rllib": "experiments.rllib_train"}
+PPO_BACKENDS = {"sb3": "experiments.train.sb3", "rllib": "experiments.train.rllib"}
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
-TRAINERS = {"imitation": "experiments.imitation", "weights": "experiments.tune_heuristic"}
+TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
 AGENTS = (
     f"agent specs: a name ({', '.join(agent_names())}), package.module:Name or "
     "path/to/file.py:Name, each optionally with parameters: SPEC:key=value,... (docs/agents.md)"
@@ -73,7 +73,7 @@ def add_arena_arguments(parser):
 
 
 def add_eval_arguments(parser):
-    from experiments import protocol
+    from experiments.tools import protocol
 
     parser.add_argument("agent", help=f"the agent to score: one of the {AGENTS}")
     parser.add_argument("--game", required=True, help=GAMES)
@@ -104,7 +104,7 @@ def add_eval_arguments(parser):
 
 
 def run_eval(args):
-    from experiments import protocol
+    from experiments.tools import protocol
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
     card = protocol.evaluate(
@@ -127,7 +127,7 @@ def run_eval(args):
 
 
 def run_play(args):
-    from experiments.human import play_human
+    from experiments.tools.play import play_human
 
     return play_human(args.game, args.against, args.seat, args.players, args.seed)
 
@@ -175,7 +175,7 @@ def run_serve(args):
 
 
 def benchmark_main(rest):
-    from experiments import benchmark
+    from experiments.tools import benchmark
 
     benchmark.main(rest)
 
@@ -210,13 +210,13 @@ def run_metrics(rest):
 
 
 def run_leaderboard(rest):
-    from experiments import leaderboard
+    from experiments.tools import leaderboard
 
     leaderboard.main(rest)
 
 
 def run_docs(rest):
-    from experiments import docs
+    from experiments.tools import docs
 
     docs.main(rest)
 

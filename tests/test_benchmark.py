@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments import benchmark
+from experiments.tools import benchmark
 
 
 def test_benchmark_writes_records(tmp_path, monkeypatch):

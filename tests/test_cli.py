@@ -11,7 +11,7 @@ import types
 import pytest
 
 from experiments.cli import main
-from experiments.human import play_human
+from experiments.tools.play import play_human
 
 
 def run(argv, capsys, stdin=None, monkeypatch=None):
@@ -46,15 +46,15 @@ def test_bench_and_docs_forward_their_help(capsys):
 def test_train_forwards_its_arguments(monkeypatch, capsys):
     calls = []
     trainer = types.SimpleNamespace(main=calls.append)
-    monkeypatch.setitem(sys.modules, "experiments.train", trainer)
-    monkeypatch.setattr("experiments.train", trainer, raising=False)
+    monkeypatch.setitem(sys.modules, "experiments.train.sb3", trainer)
+    monkeypatch.setattr("experiments.train.sb3", trainer, raising=False)
     run(["train", "--game", "art_robbery", "--timesteps", "10"], capsys)
     assert calls == [["--game", "art_robbery", "--timesteps", "10"]]
 
 
 @pytest.mark.parametrize(
     ("method", "module"),
-    [("imitation", "experiments.imitation"), ("weights", "experiments.tune_heuristic")],
+    [("imitation", "experiments.train.imitation"), ("weights", "experiments.train.weights")],
 )
 def test_train_forwards_each_method_to_its_trainer(method, module, monkeypatch, capsys):
     calls = []
@@ -226,7 +226,7 @@ def add_one(x):
 
 def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
     """A cache miss (here a cached function never compiled before) brings the notice."""
-    from experiments import demo
+    from experiments.tools import demo
 
     (tmp_path / "fresh_kernel.py").write_text(FRESH_KERNEL)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -247,7 +247,7 @@ def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
 def test_a_slow_start_without_compiling_is_not_announced(monkeypatch):
     """Loading the kernels (compiled already here, as they would be from numba's cache) says
     nothing, however long the first game takes."""
-    from experiments import demo
+    from experiments.tools import demo
 
     demo.warm_up("art_robbery", 2, show=lambda line: None)
 
@@ -276,13 +276,13 @@ def test_only_a_cold_cache_is_announced(tmp_path):
 
 
 def test_helps_say_what_the_commands_are(capsys):
-    from experiments import imitation
+    from experiments.train import imitation
 
     status, text = run(["train", "--help"], capsys)
     assert "evaluation against the heuristic agent." in " ".join(text.split())
     with pytest.raises(SystemExit):
         imitation.main(["--help"])
-    assert capsys.readouterr().out.startswith("usage: python -m experiments.imitation")
+    assert capsys.readouterr().out.startswith("usage: python -m experiments.train.imitation")
 
 
 def test_agent_errors_name_every_setting(capsys):

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from experiments.docs import DOCS, cell, page, pages, stale
+from experiments.tools.docs import DOCS, cell, page, pages, stale
 from heist_envs.registry import game_names, get_game
 
 

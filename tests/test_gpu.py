@@ -85,7 +85,9 @@ def test_the_sb3_example_without_a_gpu_exits_with_the_no_device_error():
 
 @needs_numba_cuda
 def test_the_gpu_benchmark_without_a_gpu_exits_with_the_no_device_error():
-    result = run(["-m", "experiments.benchmark", "--device", "cuda", "--quick"], simulator=False)
+    result = run(
+        ["-m", "experiments.tools.benchmark", "--device", "cuda", "--quick"], simulator=False
+    )
     assert result.returncode == 2 and "no CUDA GPU" in result.stderr, result.stderr[-3000:]
 
 

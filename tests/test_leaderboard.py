@@ -6,7 +6,7 @@ import pytest
 
 from agents.arena import Entrant, TournamentResult, side_seats
 from experiments.cli import main
-from experiments.leaderboard import default_agents, head_to_head
+from experiments.tools.leaderboard import default_agents, head_to_head
 from heist_envs import get_game
 from tests.test_cli import run
 

@@ -26,7 +26,7 @@ def make_heuristic(game_name, seed=None, weights=None):
     """The heuristic agent for ``game_name`` (with or without its ``_v0`` suffix).
 
     ``weights`` (Les Toits de Paris only): "tuned" for the weights learned by
-    ``experiments.tune_heuristic``, or the path of a file it wrote; None: the hand-set ones.
+    ``experiments.train.weights``, or the path of a file it wrote; None: the hand-set ones.
     """
     name = game_name.removesuffix("_v0")
     if name not in HEURISTICS:

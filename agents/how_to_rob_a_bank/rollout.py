@@ -592,7 +592,7 @@ def rollout_action(s, mask):
 
 
 # Logistic value model (robbers' log-odds of winning), fitted to 6000 self-play games of this
-# policy (half at 4 players, half at 3) by ``python -m experiments.fit_bank_value``.
+# policy (half at 4 players, half at 3) by ``python -m agents.how_to_rob_a_bank.fit_value``.
 # [robbers in play - 2, round - 1, bags needed - 1]:
 VALUE_BY_NEED = np.array(
     [

@@ -37,7 +37,7 @@ from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, TH
 
 LAYOUT = heist_envs.get_game("toits_de_paris").layout  # card symbols: the default CARD_TABLE
 #: The valuation's weights, in score points (the hand-set defaults). ``weights="tuned"``
-#: plays the ones CMA-ES learned against these (``experiments/tune_heuristic.py``).
+#: plays the ones CMA-ES learned against these (``experiments/train/weights.py``).
 WEIGHTS = {
     "card_potential": 0.3,  # any card may still help win a majority later
     "reserve_draw": 0.6,  # a reserve symbol draws an unknown card
@@ -63,7 +63,7 @@ def load_weights(weights=None) -> dict:
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ValueError(
                 f"cannot read heuristic weights from {path} ({error!r}); give weights=tuned, "
-                "or a JSON file with a 'weights' table as experiments.tune_heuristic writes"
+                "or a JSON file with a 'weights' table as experiments.train.weights writes"
             ) from None
     unknown = sorted(set(weights) - set(WEIGHTS))
     if unknown:

@@ -18,7 +18,7 @@ Seeding follows SB3 and Gymnasium: a seed given at a reset (``VecEnv.seed`` then
 or ``reset(seed=...)``) reseeds the deals, the seat draws and the opponents, and unseeded
 resets carry on from it.
 The optional ``shaping`` hook adds potential-based shaping to them (see
-:class:`SelfPlayGames`; potentials in :mod:`experiments.shaping`).
+:class:`SelfPlayGames`; potentials in :mod:`experiments.train.shaping`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""experiments.bank_phases: one side's setup and planning by one agent, its robbing by another."""
+"""agents.how_to_rob_a_bank.phases: one side's setup and planning by one agent, its robbing by
+another."""
 
 import numpy as np
 import pytest
 
 from agents.arena import play
 from agents.how_to_rob_a_bank.heuristic import HeuristicAgent
-from experiments.bank_phases import PhaseSplit, main, side_win_rate
+from agents.how_to_rob_a_bank.phases import PhaseSplit, main, side_win_rate
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB
 
 

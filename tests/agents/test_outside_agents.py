@@ -9,7 +9,8 @@ import pytest
 
 from agents import arena, registry
 from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
-from experiments import cli, leaderboard, protocol
+from experiments import cli
+from experiments.tools import leaderboard, protocol
 
 #: an outside agent, as a user would write it: a class taking the game name and seed
 AGENT_FILE = '''

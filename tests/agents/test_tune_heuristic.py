@@ -11,7 +11,7 @@ from agents.heuristic import make_heuristic
 from agents.registry import make_agent
 from agents.toits_de_paris import rollout as tdp
 from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent
-from experiments import tune_heuristic
+from experiments.train import weights as tune_heuristic
 from heist_envs.core.game import RUNNING
 from heist_envs.toits_de_paris.actions import CONTINUE, NUM_ACTIONS, STOP
 from heist_envs.toits_de_paris.state import THEFT
@@ -98,7 +98,7 @@ def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
     assert record["weights"] != WEIGHTS  # the search moved
     assert [point["generation"] for point in record["curve"]] == [1, 2]
     assert all(len(point["share"]) == 2 for point in record["curve"])
-    assert record["command"].startswith("python -m experiments.tune_heuristic --generations 2")
+    assert record["command"].startswith("python -m experiments.train.weights --generations 2")
     assert curve.stat().st_size > 0
     agent = make_agent("heuristic", "toits_de_paris", seed=0, weights=str(out))
     assert agent.weights == record["weights"]

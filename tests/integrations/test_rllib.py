@@ -16,7 +16,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 import heist_envs  # noqa: E402
 from experiments.cli import main as heist  # noqa: E402
-from experiments.rllib_train import HEURISTIC, League  # noqa: E402
+from experiments.train.rllib import HEURISTIC, League  # noqa: E402
 from heist_envs.integrations.rllib import (  # noqa: E402
     HeistMultiAgentEnv,
     observation_space,
@@ -291,7 +291,7 @@ def test_a_tampered_weights_export_is_refused_in_one_line(tmp_path):
 def test_metrics_rows_have_each_seats_return():
     """Issue 29 item 11: with one shared policy RLlib's episode return is the sum over seats,
     a constant; each seat's return is logged too."""
-    from experiments.rllib_train import metrics_row
+    from experiments.train.rllib import metrics_row
 
     art = heist_envs.get_game("art_robbery")
     league = League(tuple(art.agent_names(3)), tuple(seat_policies(art, 3)), tuple(art.teams(3)))

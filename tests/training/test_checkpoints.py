@@ -14,8 +14,8 @@ import torch  # noqa: E402
 
 from agents import ppo  # noqa: E402
 from agents.arena import tournament  # noqa: E402
-from experiments import evaluate  # noqa: E402
 from experiments.cli import main  # noqa: E402
+from experiments.train import evaluate  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
 
 SHIPPED = ppo.POLICY_DIR / "art_robbery.zip"
@@ -130,7 +130,7 @@ BAD_METADATA = [
 def test_bad_metadata_is_refused_alike_by_every_loader(tmp_path, changes, message, capsys):
     """Issue 29 item 2: ``"activation": 5`` raised AttributeError, and ``"num_players": "4"``
     was refused by PPOAgent only; export_policy and heist train --init took it."""
-    from experiments import train
+    from experiments.train import sb3 as train
 
     path = copy_shipped(tmp_path, **changes)
     with pytest.raises(GameRecordError, match=f"policy.json: {message}"):

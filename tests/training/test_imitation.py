@@ -1,4 +1,4 @@
-"""DAgger imitation of the heuristic (experiments.imitation) on tiny budgets."""
+"""DAgger imitation of the heuristic (experiments.train.imitation) on tiny budgets."""
 
 import json
 
@@ -13,7 +13,7 @@ import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
 from agents.heuristic import make_heuristic  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
-from experiments import imitation  # noqa: E402
+from experiments.train import imitation  # noqa: E402
 from heist_envs.core.vector import VectorGames  # noqa: E402
 
 GAME = heist_envs.get_game("how_to_rob_a_bank")

@@ -6,7 +6,8 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 import heist_envs  # noqa: E402
-from experiments import shaping, train  # noqa: E402
+from experiments.train import sb3 as train  # noqa: E402
+from experiments.train import shaping  # noqa: E402
 from heist_envs.core.sb3_vec import SelfPlayVecEnv  # noqa: E402
 from heist_envs.core.vector import VectorGames  # noqa: E402
 from heist_envs.how_to_rob_a_bank.state import CARRIED, FLOOR, STOLEN  # noqa: E402

@@ -12,7 +12,8 @@ import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
 from agents.ppo import PPOAgent, export_policy  # noqa: E402
-from experiments import evaluate, train  # noqa: E402
+from experiments.train import evaluate  # noqa: E402
+from experiments.train import sb3 as train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 """Generate ``docs/games/<game>.md`` from each game's metadata, components and rules text.
 
-    python -m experiments.docs          # or: heist docs
-    python -m experiments.docs --check  # exit 1 if a committed page is out of date
+    python -m experiments.tools.docs          # or: heist docs
+    python -m experiments.tools.docs --check  # exit 1 if a committed page is out of date
 
 A page holds the game's description, how to play it and how to read its text render (written
 in ``docs/rules/<game>.md``), its components (card and tile tables generated from the game's
@@ -20,7 +20,7 @@ import numpy as np
 import heist_envs
 from heist_envs.core.game import Game
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def cell(value) -> str:
@@ -68,7 +68,7 @@ def agents_table(game: Game) -> list[str]:
         info = checkpoint_info(policy)
         if "timesteps" in info:
             trained = f"{info['timesteps']:,} steps"
-        else:  # experiments.imitation: DAgger on a teacher's choices
+        else:  # experiments.train.imitation: DAgger on a teacher's choices
             teacher = info.get("teacher", "heuristic")
             trained = f"imitates `{teacher}` (DAgger, {info['decisions']:,} decisions)"
         shipped = (

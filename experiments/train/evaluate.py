@@ -1,6 +1,7 @@
 """Score a MaskablePPO checkpoint against chosen opponents (seat-rotated, batched).
 
-python -m experiments.evaluate CHECKPOINT --game art_robbery --games 1000 --opponents heuristic
+python -m experiments.train.evaluate CHECKPOINT --game art_robbery --games 1000 \
+    --opponents heuristic
 
 The default opponents are the game's heuristic agent: a win rate against random players says
 little about a policy's strength.
@@ -77,9 +78,9 @@ def main(argv=None):
     from agents.ppo import PPOAgent
 
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.evaluate", description=__doc__.splitlines()[0]
+        prog="python -m experiments.train.evaluate", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("checkpoint", help="a .zip saved by experiments.train (trusted source)")
+    parser.add_argument("checkpoint", help="a .zip saved by experiments.train.sb3 (trusted source)")
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=1000)

@@ -30,7 +30,7 @@ from agents.arena import TournamentResult, parse_entrant, tournament
 from agents.heuristic import WEIGHTED
 from agents.registry import ready_agent_names
 from agents.stats import Z95, wilson_interval
-from experiments.demo import warm_up
+from experiments.tools.demo import warm_up
 
 #: The agents every table holds besides ISMCTS at its budgets (any other agent the registry
 #: can make from its name alone joins them).
@@ -55,7 +55,7 @@ class Size:
 FULL = Size(games=1000, simulations=(100, 1000), other_count=True, out="docs")
 QUICK = Size(games=20, simulations=(10, 50), other_count=False, out="results/leaderboard_quick")
 DEFAULT_SEED = 12
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 def default_agents(simulations, game_names=()) -> list[str]:

@@ -40,8 +40,8 @@ from agents.arena import (
     side_seats,
 )
 from agents.stats import Z95
-from experiments.demo import warm_up
-from experiments.leaderboard import (
+from experiments.tools.demo import warm_up
+from experiments.tools.leaderboard import (
     agent_figures,
     builds,
     duration,
@@ -70,7 +70,7 @@ QUICK_GAMES = 10
 #: the most seconds one of the agent's decisions may take; past it, that game is lost
 TIME_LIMIT = 10.0
 #: the references' frozen ratings, from a published leaderboard run (see :func:`freeze`)
-RATINGS = Path(__file__).resolve().parents[1] / "agents" / f"reference_ratings_{VERSION}.json"
+RATINGS = Path(__file__).resolve().parents[2] / "agents" / f"reference_ratings_{VERSION}.json"
 #: failures listed one by one in the markdown card (the JSON card lists them all)
 LISTED_FAILURES = 20
 
@@ -370,10 +370,10 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
 
 
 def main(argv=None):
-    """``python -m experiments.protocol LEADERBOARD_CSV --source TEXT``: write the frozen
+    """``python -m experiments.tools.protocol LEADERBOARD_CSV --source TEXT``: write the frozen
     reference ratings (:data:`RATINGS`) from a leaderboard run."""
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.protocol", description=main.__doc__
+        prog="python -m experiments.tools.protocol", description=main.__doc__
     )
     parser.add_argument("leaderboard_csv", help="a leaderboard run's leaderboard.csv")
     parser.add_argument("--source", required=True, help="which run it was, for the cards")

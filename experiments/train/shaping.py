@@ -6,7 +6,7 @@ episode the added rewards telescope to ``-Phi(s_0)`` (discounted: the sum of
 ``gamma**t`` times them is ``-Phi(s_0)`` exactly), so the optimal policies are those of the
 unshaped game: shaping only says earlier which moves lead toward a win.
 :class:`heist_envs.core.sb3_vec.SelfPlayVecEnv` applies it with its ``shaping`` hook;
-``python -m experiments.train --shaping SCALE`` picks the game's potential here.
+``python -m experiments.train.sb3 --shaping SCALE`` picks the game's potential here.
 
 A potential is a function ``(states, seats) -> float32[num_envs]``: the batched state
 records of :class:`heist_envs.core.vector.VectorGames` and one seat per game, giving that

@@ -1,7 +1,7 @@
 """Train a MaskablePPO policy for one game against an opponent pool, in stages, with periodic
 evaluation against the heuristic agent.
 
-    python -m experiments.train --game art_robbery \
+    python -m experiments.train.sb3 --game art_robbery \
         --opponents random,self:400000 heuristic,self:600000 --out runs/art_robbery
 
 Each ``--opponents`` item is one stage: the pool (agent names, and ``self`` for the policy's
@@ -12,7 +12,7 @@ player while self-play keeps it from overfitting to that one opponent.
 
 ``--init CHECKPOINT`` starts from a checkpoint's weights: a run's ``final.zip`` (to go on
 training, or to train for another player count: the observation size is the same at every
-count), a shipped policy, or an :mod:`experiments.imitation` run. An imitation run's value
+count), a shipped policy, or an :mod:`experiments.train.imitation` run. An imitation run's value
 head never learned, so ``--critic-warmup STEPS`` first trains the critic alone (actor
 frozen) against the first stage's pool: the first policy updates then follow real
 advantages instead of noise.
@@ -23,7 +23,7 @@ Writes to ``--out``: ``progress.csv`` (SB3's training log), ``eval.csv`` (win ra
 evaluation) and ``learning_curve.png``.
 
 ``--shaping SCALE`` adds potential-based reward shaping with the game's potential from
-:mod:`experiments.shaping` (policy-invariant; the default is per game, 0 = off). Torch runs
+:mod:`experiments.train.shaping` (policy-invariant; the default is per game, 0 = off). Torch runs
 on ``--threads`` threads (default 1: the batched engine and the evaluations share the cores).
 The commands that made the shipped policies, with their wall times, are in docs/training/index.md.
 """
@@ -39,9 +39,9 @@ from pathlib import Path
 
 import heist_envs
 from agents.ppo import save_checkpoint
-from experiments.evaluate import make_opponents, win_rate
-from experiments.plots import plot_learning_curve
-from experiments.shaping import scaled_potential
+from experiments.common import plot_learning_curve
+from experiments.train.evaluate import make_opponents, win_rate
+from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import PolicyOpponent
 
@@ -60,9 +60,9 @@ GAME_DEFAULTS = {
         "opponents": ["random,self:400000", "heuristic,self:400000"],
     },
     # The robbers' team reward is too sparse to learn from (random robbers steal 0.013 bags
-    # a game): shaping rewards their progress toward the target (experiments.shaping).
+    # a game): shaping rewards their progress toward the target (experiments.train.shaping).
     # Even so PPO from scratch teaches its robbers nothing; the shipped policy for this game
-    # starts from an imitation of the heuristic (experiments.imitation, then --init).
+    # starts from an imitation of the heuristic (experiments.train.imitation, then --init).
     "how_to_rob_a_bank": {
         "timesteps": 400_000,
         "n_steps": 32,
@@ -214,7 +214,7 @@ def parse_args(argv):
         "--shaping",
         type=float,
         default=None,
-        help="scale of the game's shaping potential (experiments.shaping); 0 turns it off; "
+        help="scale of the game's shaping potential (experiments.train.shaping); 0 turns it off; "
         "default: per game",
     )
     parser.add_argument(

@@ -351,7 +351,7 @@ def plot_learning_curve(metrics, evals, path, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from experiments.plots import plot_win_rate
+    from experiments.common import plot_win_rate
 
     with metrics.open() as f:
         rows = list(csv.DictReader(f))

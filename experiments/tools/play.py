@@ -8,7 +8,7 @@ import numpy as np
 
 import heist_envs
 from agents.arena import run_game, side_seats
-from experiments.demo import fresh_seed, seat_agents, show_outcome, warm_up
+from experiments.tools.demo import fresh_seed, seat_agents, show_outcome, warm_up
 
 
 class Quit(Exception):

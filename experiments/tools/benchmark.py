@@ -29,8 +29,8 @@ stops with the engine's error saying what is missing.
 quarter of a second, batches of 1024 only, and short training runs on 32 games. ``--json
 PATH`` is rewritten after every row, so an interrupted run keeps what it measured.
 
-    python -m experiments.benchmark [--quick] [--json results.json] [--sections single batch]
-    python -m experiments.benchmark --device cuda [--json results.json]
+    python -m experiments.tools.benchmark [--quick] [--json results.json] [--sections single batch]
+    python -m experiments.tools.benchmark --device cuda [--json results.json]
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def pgx_batch(env_name, batch, seconds):
 
 def sb3_training(name, num_players, timesteps, num_envs=256):
     """MaskablePPO env steps per second inside ``learn`` and the env's share of that time,
-    with torch on one thread (as ``experiments.train`` runs it: the network is small)."""
+    with torch on one thread (as ``experiments.train.sb3`` runs it: the network is small)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -498,7 +498,7 @@ def run(
                         neighbour=neighbour,
                     )
     if "rllib" in sections and installed("ray.rllib"):
-        from experiments.rllib_train import measure_sampling
+        from experiments.train.rllib import measure_sampling
 
         for name, n in counts.items():
             for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 32):

@@ -13,7 +13,7 @@ mean of the search distribution is scored the same way on one fixed set of seeds
 learning curve). Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped
 one is ``weights=tuned``) and the curve as a PNG.
 
-    python -m experiments.tune_heuristic --generations 30 --seed 0
+    python -m experiments.train.weights --generations 30 --seed 0
     heist train --method weights --game toits_de_paris  # the same
 """
 
@@ -165,7 +165,7 @@ def main(argv=None):
         "hand_set": WEIGHTS,
         "opponents": {"name": args.opponents, "weights": table},
         "counts": args.counts,
-        "command": "python -m experiments.tune_heuristic "
+        "command": "python -m experiments.train.weights "
         + shlex.join(sys.argv[1:] if argv is None else argv),
         "wall_seconds": round(time.time() - start),
         "curve": curve,

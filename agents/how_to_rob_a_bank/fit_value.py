@@ -7,7 +7,7 @@ Newton's method with a small L2 penalty. Prints the log-loss against the base ra
 the weights in the module's table layout (``VALUE_BY_NEED``, ``PROGRESS_WEIGHTS``), to be
 pasted there.
 
-    python -m experiments.fit_bank_value --games 6000
+    python -m agents.how_to_rob_a_bank.fit_value --games 6000
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Train a MaskablePPO policy by imitating a teacher (the heuristic, or ISMCTS) with DAgger.
 
-    python -m experiments.imitation --game how_to_rob_a_bank --iterations 7 \\
+    python -m experiments.train.imitation --game how_to_rob_a_bank --iterations 7 \\
         --games-per-iteration 4000 --out runs/how_to_rob_a_bank_dagger
 
 DAgger (Ross, Gordon and Bagnell 2011) against the drift that sinks one-shot behaviour
@@ -19,7 +19,7 @@ learner's information set; with ``--soft-labels``, the share of the root's visit
 got, as AlphaZero trains its policy). Where the heuristic has a scoring function here
 (:data:`TEACHER_SCORES`), the label is the set of actions it ranks best (its ties are broken
 at random, so any of them is the teacher's move), else the action it plays. The student is
-the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train` builds it
+the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train.sb3` builds it
 (``--net-arch`` and ``--activation`` aside: the defaults, two ReLU layers of 512, fit the
 heuristic far better than train.py's 128 tanh units), or ``--init``'s network, trained by
 cross-entropy on its masked logits: ``-log`` of the probability it gives the best set (or,
@@ -42,7 +42,7 @@ heuristic is Python); the default run labels ~1.8M decisions in ~28 CPU minutes.
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
 win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
 ``checkpoints/iter_<i>.zip`` and ``final.zip`` (+ ``.json``
-metadata, as :func:`agents.ppo.save_checkpoint` writes it), which ``experiments.evaluate``,
+metadata, as :func:`agents.ppo.save_checkpoint` writes it), which ``experiments.train.evaluate``,
 ``agents.ppo.PPOAgent`` and ``agents.ppo.export_policy`` read like any trained checkpoint.
 """
 
@@ -58,9 +58,9 @@ import numpy as np
 import heist_envs
 from agents.how_to_rob_a_bank import heuristic as how_to_rob_a_bank_heuristic
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
-from experiments.evaluate import make_opponents, win_rate
-from experiments.plots import plot_learning_curve
-from experiments.train import GAME_DEFAULTS, PPO_SETTINGS, check_init
+from experiments.common import plot_learning_curve
+from experiments.train.evaluate import make_opponents, win_rate
+from experiments.train.sb3 import GAME_DEFAULTS, PPO_SETTINGS, check_init
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
@@ -262,7 +262,7 @@ def fit(policy, data, epochs=4, batch_size=512, optimizer=None, lr=1e-3, seed=0)
 
 
 def build_model(game, num_players, net_arch, seed=0, activation="relu", init_policy=None):
-    """A MaskablePPO model as :mod:`experiments.train` builds it (its PPO settings and the
+    """A MaskablePPO model as :mod:`experiments.train.sb3` builds it (its PPO settings and the
     game's rollout length), with ``net_arch`` hidden layers of ``activation`` units, or shaped
     like ``init_policy`` and starting from its weights."""
     import torch
@@ -344,7 +344,7 @@ FIELDS = [
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.imitation", description=__doc__.split("\n\n")[0]
+        prog="python -m experiments.train.imitation", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")

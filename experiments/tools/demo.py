@@ -1,6 +1,6 @@
 """Play one game between agents and print it turn by turn, ending with scores and the winner.
 
-python -m experiments.demo art_robbery --players 4 --seed 1
+python -m experiments.tools.demo art_robbery --players 4 --seed 1
 """
 
 import argparse

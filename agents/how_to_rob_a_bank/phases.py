@@ -4,8 +4,8 @@ One side (``--side``) is played by a pair of agents: ``--plan`` takes the setup 
 decisions (choosing a start and programming the card stacks), ``--rob`` the Rob-phase ones.
 The other side is the heuristic. Agents are named as ``heist arena`` names them.
 
-    python -m experiments.bank_phases --plan heuristic --rob ismcts:simulations=100
-    python -m experiments.bank_phases --plan ppo --rob ismcts:simulations=100 --side bank
+    python -m agents.how_to_rob_a_bank.phases --plan heuristic --rob ismcts:simulations=100
+    python -m agents.how_to_rob_a_bank.phases --plan ppo --rob ismcts:simulations=100 --side bank
 
 Game ``k`` (``k`` from ``--seed``) is dealt from seed ``k`` and the agents of its seats are
 seeded from it, so two runs with the same ``--seed`` and ``--games`` play the same deals.
@@ -65,7 +65,7 @@ def side_win_rate(plan, rob, side, games, seed, num_players=4) -> tuple[int, int
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.bank_phases", description=__doc__.split("\n\n")[0]
+        prog="python -m agents.how_to_rob_a_bank.phases", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--plan", default="heuristic", help="agent for setup and planning")
     parser.add_argument("--rob", default="heuristic", help="agent for the Rob phase")

@@ -1,0 +1,1 @@
+"""Tools behind the `heist` command: demo, play, leaderboard, benchmark, docs, eval."""
