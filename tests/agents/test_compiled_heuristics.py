@@ -62,6 +62,11 @@ def test_compiled_heuristic_decides_as_the_python_agent(game_name):
     assert compare_on_positions(game_name, POSITIONS) >= POSITIONS
 
 
+@pytest.mark.parametrize(("game_name", "weights"), [("toits_de_paris", "tuned")])
+def test_compiled_heuristic_decides_as_the_python_agent_with_weights(game_name, weights):
+    assert compare_on_positions(game_name, POSITIONS, weights=weights) >= POSITIONS
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game_name", GAMES)
 def test_compiled_heuristic_decides_as_the_python_agent_on_10000_positions(game_name):

@@ -1,0 +1,325 @@
+"""Les Toits de Paris's heuristic as a compiled policy, for the batched engine.
+
+:func:`act` mirrors :class:`agents.toits_de_paris.heuristic.HeuristicAgent` decision for
+decision, ties included: each jitted helper computes what the agent's method of the same name
+computes, with the same floating-point operations in the same order, from the seat's
+observation and action mask alone. Its parameters are the heuristic's weights (:func:`params`,
+in ``WEIGHT_NAMES`` order). tests/agents/test_compiled_heuristics.py plays both forms on
+seeded games and checks that they agree at every position.
+"""
+
+import numba as nb
+import numpy as np
+
+from agents.compiled import best_with_ties_at_random
+from agents.toits_de_paris.heuristic import LAYOUT, WEIGHTS, load_weights
+from heist_envs.toits_de_paris.actions import (
+    CONTINUE,
+    DECLINE_JOKER,
+    JOKER_COLOUR_0,
+    PASS,
+    TAKE_SPACE_1,
+)
+from heist_envs.toits_de_paris.components import (
+    ARROWS,
+    BELLS,
+    CARD_FIELD_MAX,
+    CARD_TABLE,
+    COLOUR,
+    FEATHERS,
+    INSP_START,
+    NEED,
+    NUM_CARDS,
+    NUM_COLOURS,
+    NUM_PLAYERS_MIN,
+    RAID_BELLS,
+    RESERVE,
+    TIEBREAK,
+    TOKEN_HIGH,
+    TOKEN_LOW,
+    VP,
+    WHITE,
+)
+from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
+
+#: the parameter vector's entries: the heuristic's weights, in this order
+WEIGHT_NAMES = tuple(WEIGHTS)
+_CARD_POTENTIAL = WEIGHT_NAMES.index("card_potential")
+_RESERVE_DRAW = WEIGHT_NAMES.index("reserve_draw")
+_BELL_RISK = WEIGHT_NAMES.index("bell_risk")
+_DENIAL = WEIGHT_NAMES.index("denial")
+_JOKER_OFFER = WEIGHT_NAMES.index("joker_offer")
+_JOKER_NOW = WEIGHT_NAMES.index("joker_now")
+_CONTINUE_MARGIN = WEIGHT_NAMES.index("continue_margin")
+_OTHERS_ON_STOP = WEIGHT_NAMES.index("others_on_stop")
+
+# The observation's parts (per-seat blocks: rows of relative seats, the agent's first).
+_COLLECTIONS = LAYOUT["collections"].start
+_COLOUR_COUNTS = LAYOUT["colour_counts"].start
+_BELLS = LAYOUT["bells"].start
+_FEATHERS = LAYOUT["feathers"].start
+_CARD_VP = LAYOUT["card_vp"].start
+_JOKERS = LAYOUT["jokers"].start  # the agent's row first; its first entry: joker unused
+_BOARD = LAYOUT["board"].start
+_UNKNOWN = LAYOUT["unknown"].start
+_INSPECTOR, _INSPECTOR_STOP = LAYOUT["inspector"].start, LAYOUT["inspector"].stop
+_REVEALED, _REVEALED_STOP = LAYOUT["revealed"].start, LAYOUT["revealed"].stop
+_PHASE, _PHASE_STOP = LAYOUT["phase"].start, LAYOUT["phase"].stop
+_NUM_PLAYERS, _NUM_PLAYERS_STOP = LAYOUT["num_players"].start, LAYOUT["num_players"].stop
+
+_TIEBREAK_CARDS = np.flatnonzero(CARD_TABLE[:, TIEBREAK])
+_ARROW_COUNTS = CARD_FIELD_MAX[ARROWS] + 1  # a card shows 0..CARD_FIELD_MAX[ARROWS] arrows
+_NOBODY = -1  # no seat holds the colour's tie-breaker; also "no extra card"
+
+
+def params(weights=None) -> np.ndarray:
+    """The heuristic's weights as :func:`act`'s parameters: float64, in ``WEIGHT_NAMES`` order.
+
+    ``weights`` as :func:`agents.toits_de_paris.heuristic.load_weights` takes them: None (the
+    hand-set ones), "tuned", the path of a JSON file with a ``weights`` table, or a dict."""
+    table = load_weights(weights)
+    return np.array([table[name] for name in WEIGHT_NAMES], dtype=np.float64)
+
+
+@nb.njit(cache=True)
+def act(obs, mask, params, rng):
+    """The heuristic's move: the legal action of highest value, ties broken with ``rng``."""
+    legal, values = _move_values(obs, mask, params)
+    return best_with_ties_at_random(legal, values, rng)
+
+
+@nb.njit(cache=True)
+def _argmax(obs, start, stop):
+    """The first position of the largest entry of ``obs[start:stop]`` (a one-hot's index)."""
+    best = start
+    for i in range(start + 1, stop):
+        if obs[i] > obs[best]:
+            best = i
+    return best - start
+
+
+@nb.njit(cache=True)
+def _seat_rows(obs, start, n, width):
+    """The first ``n`` rows (the seats at the table) of a [relative seat, width] block."""
+    rows = np.empty((n, width), np.int64)
+    for seat in range(n):
+        for k in range(width):
+            rows[seat, k] = np.int64(obs[start + seat * width + k])
+    return rows
+
+
+@nb.njit(cache=True)
+def _seat_values(obs, start, n):
+    """The first ``n`` entries (the seats at the table) of a [relative seat] block."""
+    values = np.empty(n, np.int64)
+    for seat in range(n):
+        values[seat] = np.int64(obs[start + seat])
+    return values
+
+
+@nb.njit(cache=True)
+def _board_card(obs, space):
+    """The card on board space ``space + 1`` (its one-hot row), or -1 if it is empty."""
+    start = _BOARD + space * NUM_CARDS
+    card = _argmax(obs, start, start + NUM_CARDS)
+    return card if obs[start + card] != 0 else -1
+
+
+@nb.njit(cache=True)
+def _arrow_odds(obs):
+    """The odds of each arrow count on the next card: over the unknown cards."""
+    arrows = np.zeros(_ARROW_COUNTS, np.int64)
+    unknown = 0
+    for card in range(NUM_CARDS):
+        if obs[_UNKNOWN + card] != 0:
+            arrows[CARD_TABLE[card, ARROWS]] += 1
+            unknown += 1
+    return arrows / max(1, unknown)
+
+
+@nb.njit(cache=True)
+def _move_values(obs, mask, params):
+    """The legal moves and what each is worth to the agent (HeuristicAgent.move_values)."""
+    legal = np.flatnonzero(mask)
+    values = np.zeros(len(legal))
+    phase = _argmax(obs, _PHASE, _PHASE_STOP)
+    n = NUM_PLAYERS_MIN + _argmax(obs, _NUM_PLAYERS, _NUM_PLAYERS_STOP)
+    if phase == THEFT:
+        for k in range(len(legal)):
+            if legal[k] == CONTINUE:
+                values[k] = _continue_gain(obs, n, params)
+        return legal, values
+    owned = _seat_rows(obs, _COLLECTIONS, n, NUM_CARDS) > 0
+    counts = _seat_rows(obs, _COLOUR_COUNTS, n, NUM_COLOURS)
+    feathers = _seat_values(obs, _FEATHERS, n)
+    vp = _seat_values(obs, _CARD_VP, n)
+    base = _utility(counts, feathers, vp, _tb_holders(owned, _NOBODY))
+    if phase == JOKER:
+        for k in range(len(legal)):
+            if legal[k] != DECLINE_JOKER:
+                colour = legal[k] - JOKER_COLOUR_0
+                values[k] = _joker_gain(colour, owned, counts, feathers, vp, base, params)
+        return legal, values
+    bells = _seat_rows(obs, _BELLS, n, NUM_COLOURS)
+    joker_unused = obs[_JOKERS] > 0
+    for k in range(len(legal)):
+        if legal[k] != PASS:
+            card = _board_card(obs, legal[k] - TAKE_SPACE_1)
+            values[k] = _card_gain(
+                card, owned, counts, bells, feathers, vp, joker_unused, base, params
+            )
+        if phase in (LEADER_FREE, LEADER_EXTRA):
+            values[k] = values[k] + params[_DENIAL] * (1.0 if legal[k] != PASS else 0.0)
+    return legal, values
+
+
+@nb.njit(cache=True)
+def _tb_holders(owned, extra_card):
+    """The seat holding each colour's tie-breaker (-1: none); the agent if it gains
+    ``extra_card`` and that is one."""
+    holders = np.full(NUM_COLOURS, _NOBODY, np.int64)
+    for card in _TIEBREAK_CARDS:
+        colour = CARD_TABLE[card, COLOUR]
+        for seat in range(owned.shape[0]):
+            if owned[seat, card]:
+                holders[colour] = seat
+                break
+        if card == extra_card:
+            holders[colour] = 0
+    return holders
+
+
+@nb.njit(cache=True)
+def _award(values, holder, high, low, out):
+    """Majority tokens per seat for one category into ``out`` (heuristic._award's ranking)."""
+    out[:] = 0.0
+    keys = np.zeros(len(values), np.int64)
+    first_key, second_key = 0, 0  # the two largest distinct ranking keys (0: none)
+    for k in range(len(values)):
+        if values[k] > 0:
+            keys[k] = 2 * values[k] + (1 if k == holder else 0)
+        if keys[k] > first_key:
+            first_key, second_key = keys[k], first_key
+        elif first_key > keys[k] > second_key:
+            second_key = keys[k]
+    first = np.sum(keys == first_key) if first_key > 0 else 0
+    second = np.sum(keys == second_key) if second_key > 0 else 0
+    if first == 1:
+        for k in range(len(keys)):
+            if keys[k] == first_key:
+                out[k] = high
+            elif second <= 2 and second_key > 0 and keys[k] == second_key:
+                out[k] = low
+    elif first == 2:
+        for k in range(len(keys)):
+            if keys[k] == first_key:
+                out[k] = low
+
+
+@nb.njit(cache=True)
+def _utility(counts, feathers, vp, holders):
+    """The agent's final score minus the best opponent's, if the game ended now."""
+    scores = vp.astype(np.float64)
+    award = np.zeros(len(vp))
+    for t in range(NUM_COLOURS):
+        _award(counts[:, t], holders[t], TOKEN_HIGH[t], TOKEN_LOW[t], award)
+        scores += award
+    _award(feathers, _NOBODY, TOKEN_HIGH[WHITE], TOKEN_LOW[WHITE], award)
+    scores += award
+    return scores[0] - scores[1:].max()
+
+
+@nb.njit(cache=True)
+def _card_gain(card, owned, counts, bells, feathers, vp, joker_unused, base, params):
+    """What gaining ``card`` is worth to the agent now."""
+    colour = CARD_TABLE[card, COLOUR]
+    counts, feathers, vp = counts.copy(), feathers.copy(), vp.copy()
+    counts[0, colour] += 1
+    feathers[0] += CARD_TABLE[card, FEATHERS]
+    vp[0] += CARD_TABLE[card, VP]
+    holders = _tb_holders(owned, card)
+    gain = params[_CARD_POTENTIAL] + params[_RESERVE_DRAW] * CARD_TABLE[card, RESERVE]
+    card_bells = bells[0, colour] + CARD_TABLE[card, BELLS]
+    if CARD_TABLE[card, BELLS] and card_bells >= RAID_BELLS:
+        for lost in range(NUM_CARDS):  # the colour's cards in the collection, then the card
+            if owned[0, lost] and CARD_TABLE[lost, COLOUR] == colour:
+                feathers[0] -= CARD_TABLE[lost, FEATHERS]
+                vp[0] -= CARD_TABLE[lost, VP]
+        feathers[0] -= CARD_TABLE[card, FEATHERS]
+        vp[0] -= CARD_TABLE[card, VP]
+        counts[0, colour] = 0
+        if holders[colour] == 0:
+            holders[colour] = _NOBODY
+        gain = params[_RESERVE_DRAW] * CARD_TABLE[card, RESERVE] + params[_JOKER_OFFER] * (
+            1.0 if joker_unused else 0.0
+        )
+    elif card_bells == RAID_BELLS - 1:
+        # The Python agent multiplies a float32 count: numpy computes this product in float32.
+        risk = np.float32(params[_BELL_RISK]) * np.float32(counts[0, colour])
+        gain -= np.float64(risk)
+    return gain + _utility(counts, feathers, vp, holders) - base
+
+
+@nb.njit(cache=True)
+def _joker_gain(colour, owned, counts, feathers, vp, base, params):
+    """What flipping the joker into ``colour`` now is worth to the agent."""
+    counts = counts.copy()
+    counts[0, colour] += 1
+    after = _utility(counts, feathers, vp, _tb_holders(owned, _NOBODY))
+    return after - base + params[_JOKER_NOW]
+
+
+@nb.njit(cache=True)
+def _continue_gain(obs, n, params):
+    """Expected share of cards from revealing on (best play after) minus stopping now,
+    less the ``continue_margin``."""
+    revealed = _argmax(obs, _REVEALED, _REVEALED_STOP)
+    insp = 1 + _argmax(obs, _INSPECTOR, _INSPECTOR_STOP)
+    arrow_odds = _arrow_odds(obs)
+    others_on_stop = params[_OTHERS_ON_STOP]
+    stop = _stop_value(revealed, n, others_on_stop) + params[_CONTINUE_MARGIN]
+    theft = _theft_values(arrow_odds, n, others_on_stop)
+    return _reveal_value(revealed, insp, arrow_odds, n, theft) - stop
+
+
+@nb.njit(cache=True)
+def _stop_value(revealed, n, others_on_stop):
+    """The leader's share of cards on a stop after ``revealed`` cards (others' count against)."""
+    need = np.int64(NEED[revealed])
+    others = min(n - 1, revealed - need)
+    extra = 1 if revealed - need - others > 0 else 0
+    return need + extra - others_on_stop * others / (n - 1)
+
+
+@nb.njit(cache=True)
+def _reveal_value(revealed, insp, arrow_odds, n, theft):
+    """Expected share of cards from revealing one more card at (revealed, insp), best play
+    after (``theft``: :func:`_theft_values`)."""
+    value = 0.0
+    for arrows in range(len(arrow_odds)):
+        odds = arrow_odds[arrows]
+        if odds == 0:
+            continue
+        new_revealed, new_insp = revealed + 1, max(1, insp - arrows)
+        if new_insp <= new_revealed:  # caught: the others share the cards left of the inspector
+            outcome = -min(n - 1, new_insp - 1) / (n - 1)
+        elif new_insp == new_revealed + 1:  # coup d'eclat: the leader takes them all
+            outcome = float(new_revealed)
+        else:
+            outcome = theft[new_revealed, new_insp]
+        value += odds * outcome
+    return value
+
+
+@nb.njit(cache=True)
+def _theft_values(arrow_odds, n, others_on_stop):
+    """The leader's expected share at each (revealed, insp) of a theft still going on, with
+    best play (reveal on or stop), worked back from the last card (the agent's
+    ``_theft_value``, every cell its memo could hold)."""
+    theft = np.zeros((INSP_START, INSP_START + 1))
+    for revealed in range(INSP_START - 2, 0, -1):  # going on: revealed + 2 <= insp <= start
+        for insp in range(revealed + 2, INSP_START + 1):
+            reveal = _reveal_value(revealed, insp, arrow_odds, n, theft)
+            stop = _stop_value(revealed, n, others_on_stop)
+            theft[revealed, insp] = stop if stop > reveal else reveal
+    return theft
