@@ -43,6 +43,7 @@ from heist_envs.thiefs_market.components import (
     NUM_FACES,
     NUM_GEMS,
     NUM_PLAYERS_MAX,
+    NUM_PLAYERS_MIN,
     NUM_SLOTS,
     PA,
     PB,
@@ -72,6 +73,20 @@ ABILITY_FADE = 25  # cards left to buy (decks and market) below which abilities 
 FUTURE_CARDS, FUTURE_INFAMY = 2, 4  # still to come, for the cards that count them
 MAX_TAKE = 4  # objects taken before a pile becomes a tempting target
 GOLD_COST = 0.3  # points a gold spent on a purchase is worth keeping
+HENCHMAN_VALUE = 1.0  # a thief icon, toward the henchman majority
+SECOND_BUILDING_VALUE = 2.0  # a second building icon lifts the safehouse owned to its pb VP
+GOLEM_WAND_VALUE = 1.5  # a wand icon, for the owner of a card paying per wand pair
+BUY_FIRST = 10  # a purchase, or a conversion toward a better one, outranks every other move
+CONVERT_GAIN = 0.5  # the least gain for which a conversion is worth its die
+SPEND_FOR_INFAMY_VALUE = 1.2  # leftover moves, once nothing is worth buying
+TO_PURSE_VALUE = 1.0
+EXIT_STRATEGY_VALUE = 1.5
+END_TURN_VALUE = 0.5
+TARGET_CARDS = 3  # the best market cards whose missing gems raise a gem die's value
+TARGET_GEM_VALUE = 0.6  # for the best of them; the next ones count 1/2, 1/3 of it
+FINISH_TAKE_VALUE = 0.45  # stop taking unless a die or the pawn is worth more
+STEAL_COST = 0.5  # a steal gives an object back and makes the thief a target
+FINISH_RETURN_VALUE = 2.0  # once one object is on its way back
 
 
 class HeuristicAgent:
@@ -115,7 +130,7 @@ class _View:
     """The observation decoded (relative seat 0 = the agent) and the valuations."""
 
     def __init__(self, obs):
-        self.n = 3 + int(np.argmax(obs[LAYOUT["num_players"]]))
+        self.n = NUM_PLAYERS_MIN + int(np.argmax(obs[LAYOUT["num_players"]]))
         n = self.n
         self.gold = int(obs[LAYOUT["gold"]][0])
         self.infamy = int(obs[LAYOUT["infamy"]][0])
@@ -147,13 +162,17 @@ class _View:
         """Points the card ``x`` is expected to bring the agent."""
         icons = self.icons
         effect = EFFECT[x]
-        value = float(CARD_VP[x]) + 1.0 * CARD_ICONS[x, HENCHMAN]
+        value = float(CARD_VP[x]) + HENCHMAN_VALUE * CARD_ICONS[x, HENCHMAN]
         if effect == VP:
             return value
         if effect == SAFEHOUSE:
-            return value + (PB[x] if icons[BUILDING] else PA[x]) + 2.0 * (icons[BUILDING] == 1)
+            return (
+                value
+                + (PB[x] if icons[BUILDING] else PA[x])
+                + SECOND_BUILDING_VALUE * (icons[BUILDING] == 1)
+            )
         if effect == VP_PER_WAND_PAIR:
-            return value + 3 * ((icons[WAND] + 1) // 2)
+            return value + PA[x] * ((icons[WAND] + 1) // 2)
         if effect == TREASURE_MAP:
             return value + (PB[x] if self.rival_compass else PA[x])
         if effect == VP_PER_OTHER_CARD:
@@ -169,7 +188,7 @@ class _View:
         if effect == EXTRA_BUY_AND_DISCOUNT:
             return value + 2 * self.ability_value
         if (EFFECT[self.mine] == VP_PER_WAND_PAIR).any():
-            value += 1.5 * CARD_ICONS[x, WAND]
+            value += GOLEM_WAND_VALUE * CARD_ICONS[x, WAND]
         return value + self.ability_value
 
     def shortfall(self, cost, dice):
@@ -197,7 +216,7 @@ class _View:
         """Buy the best card (converting a die first when that buys a better one); then
         turn leftover dice and gold into infamy or purses."""
         if BUY_0 <= action < BUY_0 + NUM_SLOTS:
-            return 10 + self.buy_value(self.market[action - BUY_0], self.pile)
+            return BUY_FIRST + self.buy_value(self.market[action - BUY_0], self.pile)
         now = self.best_buy(self.pile)
         if CONVERT_GEM_0 <= action < TO_PURSE_0:
             dice = self.pile.copy()
@@ -208,16 +227,16 @@ class _View:
             dice[src] -= 1
             dice[dst] += 1
             gain = self.best_buy(dice) - now - (FACE_VALUE[PURSE] if src == PURSE else 0.0)
-            return 10 + gain if gain > 0.5 else -1.0
+            return BUY_FIRST + gain if gain > CONVERT_GAIN else -1.0
         if now > 0:
             return 0.0  # buy first; spend what is left afterwards
         if SPEND_FOR_INFAMY_0 <= action < SPEND_FOR_INFAMY_0 + NUM_GEMS:
-            return 1.2
+            return SPEND_FOR_INFAMY_VALUE
         if TO_PURSE_0 <= action < SPEND_FOR_INFAMY_0:
-            return 1.0
+            return TO_PURSE_VALUE
         if action == EXIT_STRATEGY:
-            return 1.5
-        return 0.5 if action == END_TURN else 0.0
+            return EXIT_STRATEGY_VALUE
+        return END_TURN_VALUE if action == END_TURN else 0.0
 
     def waive_value(self, c):
         need = self.need.copy()
@@ -231,9 +250,9 @@ class _View:
         """Per face: what one more die of it is worth (gems by the cards they would buy)."""
         values = FACE_VALUE.copy()
         cards = sorted(self.card_values, key=lambda x: -self.card_values[x])
-        for rank, x in enumerate(cards[:3]):
+        for rank, x in enumerate(cards[:TARGET_CARDS]):
             missing = CARD_COST[x] > self.pile[:NUM_GEMS]
-            values[:NUM_GEMS] += (0.6 / (rank + 1)) * missing
+            values[:NUM_GEMS] += (TARGET_GEM_VALUE / (rank + 1)) * missing
         return values
 
     def pile_value(self, dice, pawn):
@@ -246,19 +265,19 @@ class _View:
         if action == TAKE_PAWN:
             return PAWN_VALUE if self.pile_sizes[0] < MAX_TAKE else -1.0
         if action == FINISH_TAKE:
-            return 0.45
+            return FINISH_TAKE_VALUE
         if action == TAKE_ALL:
             return self.pile_value(self.centre, self.pawn_in_centre)
         victim = action - STEAL_1 + 1
         dice = self.piles[victim]
         pawn = victim in self.pawn_holder
         kept = [self.face_values[f] for f in range(NUM_FACES) if dice[f]] + [PAWN_VALUE] * pawn
-        return self.pile_value(dice, pawn) - min(kept) - 0.5
+        return self.pile_value(dice, pawn) - min(kept) - STEAL_COST
 
     def return_value(self, action):
         """Return the least useful object, and only one."""
         if action == FINISH_RETURN:
-            return 2.0 if self.returning else 0.0
+            return FINISH_RETURN_VALUE if self.returning else 0.0
         if action == RETURN_PAWN:
             return 1 - PAWN_VALUE
         return 1 - self.face_values[action - RETURN_DIE_0]
