@@ -71,3 +71,25 @@ def test_compiled_heuristic_decides_as_the_python_agent_with_weights(game_name, 
 @pytest.mark.parametrize("game_name", GAMES)
 def test_compiled_heuristic_decides_as_the_python_agent_on_10000_positions(game_name):
     assert compare_on_positions(game_name, SLOW_POSITIONS, seed=1) >= SLOW_POSITIONS
+
+
+@pytest.mark.parametrize("game_name", [g for g in GAMES if g != "toits_de_paris"])
+def test_weights_for_a_game_without_them_are_refused_as_the_python_agent_refuses_them(game_name):
+    compiled = importlib.import_module(f"agents.{game_name}.compiled")
+    assert compiled.params().shape == (0,)
+    with pytest.raises(ValueError) as python_error:
+        make_heuristic(game_name, weights="tuned")
+    with pytest.raises(ValueError, match="has no weights to replace") as compiled_error:
+        compiled.params("tuned")
+    assert str(compiled_error.value) == str(python_error.value)
+
+
+def test_toits_de_paris_weights_become_params_in_the_heuristic_s_order():
+    from agents.toits_de_paris import compiled
+    from agents.toits_de_paris.heuristic import WEIGHTS, load_weights
+
+    assert compiled.params().tolist() == [float(WEIGHTS[name]) for name in compiled.WEIGHT_NAMES]
+    tuned = load_weights("tuned")
+    assert compiled.params("tuned").tolist() == [tuned[name] for name in compiled.WEIGHT_NAMES]
+    with pytest.raises(ValueError, match="unknown heuristic weight"):
+        compiled.params({"no_such_weight": 1.0})
