@@ -4,8 +4,9 @@
 users need no stable-baselines3.
 
 In every game a learner seat is drawn per episode; the other seats are played by opponents
-drawn from a pool (random, a frozen MaskablePPO policy, or any agent with
-``act(observation, action_mask)``), which can be replaced between episodes for self-play. In
+drawn from a pool (random, a frozen MaskablePPO policy, any agent with
+``act(observation, action_mask)``, or a compiled policy that the engine plays inside its
+compiled loop), which can be replaced between episodes for self-play. In
 team games the learner plays every seat of its side (teammates share its policy) unless
 ``team_play=False``. ``action_masks()`` serves sb3-contrib's MaskablePPO.
 
@@ -30,16 +31,19 @@ from typing import Protocol
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from numba.core.dispatcher import Dispatcher
 
 from heist_envs.core.aec import OBS_DTYPE, action_id, check_illegal_action
 from heist_envs.core.errors import CallOrderError, IllegalActionError
 from heist_envs.core.game import Game
 from heist_envs.core.playout import random_legal_actions
-from heist_envs.core.vector import VectorGames
+from heist_envs.core.policy_rng import check_seed, seat_rng_rows
+from heist_envs.core.vector import VectorGames, opponent_loop
 
 
 class Opponent(Protocol):
-    """Plays a batch of decisions: one legal action per row of ``masks``."""
+    """Plays a batch of decisions: one legal action per row of ``masks``. (A
+    :class:`CompiledOpponent` is the other kind: the engine plays it in compiled code.)"""
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
 
@@ -114,6 +118,71 @@ class PolicyOpponent:
             return logits.argmax(dim=1).numpy().astype(np.int64)
 
 
+class CompiledOpponent:
+    """A compiled policy ``act(obs, mask, params, rng) -> int`` that the engine plays inside
+    its compiled loop, so that its decisions cost no Python call.
+
+    ``act`` is a ``numba.njit`` function over one seat's observation row (the game's
+    ``obs_dtype``), its int8 mask row, the float64 vector ``params`` and a uint64 random state
+    of :data:`heist_envs.core.policy_rng.RNG_WORDS` words (draw with
+    :func:`heist_envs.core.policy_rng.next_double`). Each (game, seat) it plays has its own
+    random state, derived from ``seed`` and the place alone
+    (:func:`heist_envs.core.policy_rng.seat_rng_rows`) and carried on from episode to
+    episode, and from pool to pool; ``reseed(seed)`` derives them anew. Opponents of a pool
+    that share ``act`` are played by one loop, their ``params`` stacked: they must be of
+    one length.
+    """
+
+    def __init__(self, act, params, name="compiled", seed=0):
+        if not isinstance(act, Dispatcher):
+            raise ValueError(f"act must be a numba.njit function, got {act!r:.80}")
+        params = np.asarray(params, np.float64)
+        if params.ndim != 1:
+            raise ValueError(f"params must be a vector (1-D), got shape {params.shape}")
+        self.act = act
+        self.params = params
+        self.name = name
+        self.reseed(seed)
+
+    def reseed(self, seed):
+        self.seed = check_seed(seed)
+        self.rngs = None
+
+    def seat_rngs(self, num_envs, num_seats) -> np.ndarray:
+        """The random states ``[num_envs, num_seats, RNG_WORDS]`` it plays with in a batch of
+        that shape: as left by its last games of that shape, else derived from the seed."""
+        if self.rngs is None or self.rngs.shape[:2] != (num_envs, num_seats):
+            self.rngs = seat_rng_rows(self.seed, num_envs, num_seats)
+        return self.rngs
+
+
+class CompiledGroup:
+    """The compiled opponents of a pool that share one policy, and the loop that plays them:
+    their params stacked, their random states stacked (each opponent's ``rngs`` a view of its
+    part, so that it carries on from there), and the slot of each opponent of the pool."""
+
+    def __init__(self, games: VectorGames, pool, act):
+        members = {}  # id -> opponent, each object once
+        for opponent in pool:
+            if isinstance(opponent, CompiledOpponent) and opponent.act is act:
+                members.setdefault(id(opponent), opponent)
+        unique = list(members.values())
+        lengths = {len(opponent.params) for opponent in unique}
+        if len(lengths) > 1:
+            named = ", ".join(f"{o.name}: {len(o.params)}" for o in unique)
+            raise ValueError(
+                f"compiled opponents that share a policy need params of one length; got {named}"
+            )
+        self.opponents = unique
+        self.params = np.stack([opponent.params for opponent in unique])
+        self.rngs = np.stack([o.seat_rngs(games.num_envs, games.num_seats) for o in unique])
+        for slot, opponent in enumerate(unique):
+            opponent.rngs = self.rngs[slot]
+        slot_of = {id(opponent): slot for slot, opponent in enumerate(unique)}
+        self.slot_of = np.array([slot_of.get(id(opponent), -1) for opponent in pool], np.int64)
+        self.loop = opponent_loop(games.game, act)
+
+
 class SelfPlayGames:
     """``num_envs`` games, each with one learning seat, stepped together (SB3's ``VecEnv``
     protocol without SB3: :class:`heist_envs.core.sb3_vec.SelfPlayVecEnv` adds it).
@@ -163,7 +232,9 @@ class SelfPlayGames:
         self.learner_seat = np.zeros(num_envs, np.int64)
         self.opponent_of = np.zeros((num_envs, self.num_seats), np.int64)
         self.terminal_obs = np.zeros((num_envs, game.obs_size), OBS_DTYPE)
+        self.last_obs = np.zeros((num_envs, game.obs_size), game.obs_dtype)  # compiled loops'
         self.num_envs = num_envs
+        self.compiled = self._group_compiled()
         low, high = game.obs_bounds
         self.observation_space = spaces.Box(low, high, (game.obs_size,), OBS_DTYPE)
         self.action_space = spaces.Discrete(game.num_actions)
@@ -187,6 +258,7 @@ class SelfPlayGames:
         self.rng = np.random.default_rng(seed)
         self._seed = seed
         reseed_opponents(self.opponents, seed)
+        self.compiled = self._group_compiled()
 
     def step(self, actions):
         """Play one learner action per game, then the opponents up to each learner's next
@@ -213,7 +285,13 @@ class SelfPlayGames:
     def set_opponents(self, opponents):
         """Replace the opponent pool; games already under way finish with their opponents
         drawn anew from the new pool at their next decision."""
-        self.opponents = list(opponents)
+        opponents = list(opponents)
+        previous, self.opponents = self.opponents, opponents
+        try:
+            self.compiled = self._group_compiled()
+        except ValueError:
+            self.opponents = previous
+            raise
         self.opponent_of[:] = self.rng.integers(len(self.opponents), size=self.opponent_of.shape)
 
     # Internals --------------------------------------------------------------------------------
@@ -250,6 +328,14 @@ class SelfPlayGames:
         n = self.num_envs
         return np.zeros(n, np.float32), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
 
+    def _group_compiled(self):
+        """The pool's compiled opponents, one group per policy."""
+        acts = {}
+        for opponent in self.opponents:
+            if isinstance(opponent, CompiledOpponent):
+                acts.setdefault(id(opponent.act), opponent.act)
+        return [CompiledGroup(self.games, self.opponents, act) for act in acts.values()]
+
     def _step_games(self, actions, active, rewards, dones, truncated):
         """Step the games, then note the episodes that ended: the learner's reward and last
         observation (of the ended game, replayed from a copy: the engine deals anew at
@@ -259,13 +345,19 @@ class SelfPlayGames:
         g.step(actions, active)
         ended = g.terminated | g.truncated
         if ended.any():
-            first = ended & ~dones
-            for i in np.flatnonzero(first):
+            for i in np.flatnonzero(ended & ~dones):
                 self._observe_last(before[i : i + 1], int(actions[i]), i)
-            rewards[first] = g.rewards[first, self.learner_seat[first]]
-            truncated |= first & g.truncated
-            dones |= ended
-            self._new_episodes(ended)
+            self._end_episodes(ended, rewards, dones, truncated)
+
+    def _end_episodes(self, ended, rewards, dones, truncated):
+        """Note the learner's reward of the episodes that ended (the first to end in this
+        step, per game) and draw the next episodes' learners and opponents."""
+        g = self.games
+        first = ended & ~dones
+        rewards[first] = g.rewards[first, self.learner_seat[first]]
+        truncated |= first & g.truncated
+        dones |= ended
+        self._new_episodes(ended)
 
     def _observe_last(self, state, action, i):
         """Write into ``terminal_obs[i]`` the learner's view after ``action`` in ``state``."""
@@ -275,10 +367,64 @@ class SelfPlayGames:
         entry.observe(state, int(self.learner_seat[i]), obs)
         self.terminal_obs[i] = obs
 
+    def _play_compiled(self, rewards, dones, truncated):
+        """Let the compiled opponents play, in their compiled loops, until every game waits
+        for its learner or for a Python opponent. A loop returns when an episode ends; the
+        next episode's learner and opponents are drawn here, then it goes on."""
+        g = self.games
+        more = True
+        while more:
+            more = False
+            for group in self.compiled:
+                ended, played = True, 0
+                while ended:
+                    game_index, action, decisions = group.loop(
+                        g.states,
+                        g.base_seed,
+                        g.episodes,
+                        g.actors,
+                        g.obs,
+                        g.masks,
+                        g.rewards,
+                        g.terminated,
+                        g.truncated,
+                        self.learner_seat,
+                        self.team_of_seat,
+                        self.team_play,
+                        group.slot_of[self.opponent_of],
+                        group.params,
+                        group.rngs,
+                        self.last_obs,
+                    )
+                    if game_index >= 0:
+                        self._raise_illegal(group, game_index, action)
+                    played += decisions
+                    ended_games = g.terminated | g.truncated
+                    ended = ended_games.any()
+                    if ended:
+                        first = ended_games & ~dones
+                        self.terminal_obs[first] = self.last_obs[first]
+                        self._end_episodes(ended_games, rewards, dones, truncated)
+                # another group's moves may have handed an earlier group seats to play
+                more |= played > 0 and len(self.compiled) > 1
+
+    def _raise_illegal(self, group, i, action):
+        g = self.games
+        seat = int(g.actors[i])
+        name = group.opponents[group.slot_of[self.opponent_of[i, seat]]].name
+        try:
+            g.raise_illegal(int(action), i, seat, g.masks[i])
+        except IllegalActionError as e:
+            raise IllegalActionError(
+                f"an opponent returned an illegal action (compiled opponent {name!r}): {e}"
+            ) from None
+
     def _play_opponents(self, rewards, dones, truncated):
-        """Let opponents decide until every game waits for its learner."""
+        """Let opponents decide until every game waits for its learner: the compiled ones in
+        their loops, the others a batch per opponent per round."""
         g = self.games
         while True:
+            self._play_compiled(rewards, dones, truncated)
             waiting = ~self._learner_to_act()
             if not waiting.any():
                 return

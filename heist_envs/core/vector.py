@@ -110,6 +110,97 @@ def build_game_functions(game):
     return reset_game, step_game
 
 
+_OPPONENT_LOOPS = {}
+
+
+def opponent_loop(game, act):
+    """The compiled loop in which the policy ``act`` plays opponents' seats of ``game`` (see
+    :func:`build_opponent_loop`), built once per (game, policy) and process."""
+    key = (game.name, act)
+    if key not in _OPPONENT_LOOPS:
+        _OPPONENT_LOOPS[key] = build_opponent_loop(game, act)
+    return _OPPONENT_LOOPS[key]
+
+
+def build_opponent_loop(game, act):
+    """A compiled loop that plays, in a batch of games, the seats that the compiled policy
+    ``act(obs, mask, params, rng) -> int`` owns, until each game waits for its learner.
+
+    ``slots[i, seat]`` is the row of ``params`` (and the first index of ``rngs``, whose rows
+    are ``[slot, game, seat]``) of the opponent playing that seat of game i, -1 where
+    ``act`` plays no part. The loop goes in rounds, one decision per game that waits for one
+    of its seats (neither the learner's, nor its team's with ``team_play``, nor another
+    player's), as the Python opponents play; it returns after the round in which an
+    episode ended, so that the caller draws the next episode's learner and opponents before
+    calling again, or when no game has a seat of its to play. A game that ended has its
+    ``terminated``/``truncated`` flag, the final returns in ``rewards``, the learner's last
+    observation in ``last_obs``, and is dealt its next episode (as the step loop deals it);
+    the other games' flags and rewards are cleared.
+
+    Returns (game, action, decisions): the first game whose opponent chose an illegal
+    action (not played) and that action, else (-1, 0); and the decisions played.
+    """
+    init, apply, legal_mask = game.init, game.apply, game.legal_mask
+    observe, returns = game.observe, game.returns
+
+    @nb.njit
+    def play_opponents(
+        states,
+        base_seed,
+        episodes,
+        actors,
+        obs,
+        masks,
+        rewards,
+        terminated,
+        truncated,
+        learner_seat,
+        team_of_seat,
+        team_play,
+        slots,
+        params,
+        rngs,
+        last_obs,
+    ):
+        n = len(states)
+        rewards[:, :] = 0.0
+        terminated[:] = False
+        truncated[:] = False
+        decisions = 0
+        while True:
+            played = False
+            ended = False
+            for i in range(n):
+                seat, learner = actors[i], learner_seat[i]
+                if seat == learner or (team_play and team_of_seat[seat] == team_of_seat[learner]):
+                    continue
+                slot = slots[i, seat]
+                if slot < 0:
+                    continue
+                action = np.int64(act(obs[i], masks[i], params[slot], rngs[slot, i, seat]))
+                if action < 0 or action >= masks.shape[1] or masks[i, action] == 0:
+                    return i, action, decisions
+                s = states[i]
+                apply(s, action)
+                decisions += 1
+                played = True
+                if s.status != RUNNING:
+                    terminated[i] = s.status == TERMINATED
+                    truncated[i] = s.status == TRUNCATED
+                    observe(s, learner, last_obs[i])
+                    returns(s, rewards[i])
+                    episodes[i] += 1
+                    init(s, _episode_seed(base_seed, i, episodes[i], n))
+                    ended = True
+                actors[i] = s.actor
+                legal_mask(s, masks[i])
+                observe(s, s.actor, obs[i])
+            if ended or not played:
+                return -1, 0, decisions
+
+    return play_opponents
+
+
 def _build_loops(game, parallel):
     """The batched reset and step loops for one game, compiled on first use.
 
