@@ -100,6 +100,23 @@ def parse_spec(text: str) -> tuple[str, dict]:
     return target, parse_params(text, match["params"] or "")
 
 
+#: an item of a comma-separated list that continues the spec before it: key=value
+PARAM_ITEM = re.compile(r"[A-Za-z_]\w*=")
+
+
+def split_specs(text: str) -> list[str]:
+    """The agent specs of a comma-separated list; an item ``key=value`` continues the
+    parameters of the spec before it (``ismcts:simulations=50,rollouts=2,random`` is two
+    specs)."""
+    specs = []
+    for item in text.split(","):
+        if specs and ":" in specs[-1] and PARAM_ITEM.match(item):
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
 def parse_params(text, params) -> dict:
     """``key=value,key=value`` as a dict (values as Python literals, else strings)."""
     kwargs = {}

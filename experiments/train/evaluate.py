@@ -17,7 +17,7 @@ import numpy as np
 import heist_envs
 from agents.stats import wilson_interval
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
-from heist_envs.core.single_agent import AgentOpponent, RandomOpponent
+from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 
 
 def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32):
@@ -61,16 +61,33 @@ def wins_summary(rewards):
     return {"games": games, "win_rate": wins / max(games, 1), "ci_low": low, "ci_high": high}
 
 
-def make_opponents(spec, game_name, seed=0):
-    """Opponents from a comma-separated list of agent names (``random``, ``heuristic``, ...)."""
-    from agents.registry import make_agent
+def make_opponents(spec, game_name, seed=0, num_players=None):
+    """Opponents from comma-separated agent specs (:func:`agents.registry.split_specs`:
+    ``random``, ``heuristic``, ``heuristic:weights=tuned``, ``ppo:path=run/final.zip``, ...)
+    for a table of ``num_players``. The heuristic plays compiled, inside the engine's loop,
+    where the game has a compiled one (:func:`agents.compiled.compiled_heuristic`); a PPO
+    policy plays one batched forward pass per round; other agents are called per decision.
+    A bad spec (an unknown agent, a weights file that cannot be read, a policy for another
+    game or player count) raises a ValueError that says what is wrong."""
+    from agents.compiled import compiled_heuristic
+    from agents.registry import make_agent, parse_spec, split_specs
 
     opponents = []
-    for k, name in enumerate(spec.split(",")):
-        if name == "random":
+    for k, text in enumerate(split_specs(spec)):
+        if text == "random":
             opponents.append(RandomOpponent(seed + k))
+            continue
+        name, params = parse_spec(text)
+        agent = make_agent(name, game_name, seed=seed + k, num_players=num_players, **params)
+        compiled = None
+        if name == "heuristic":
+            compiled = compiled_heuristic(game_name, params.get("weights"), seed + k)
+        if compiled is not None:
+            opponents.append(compiled)
+        elif name == "ppo":
+            opponents.append(PolicyOpponent(agent.policy, agent.deterministic, text, seed + k))
         else:
-            opponents.append(AgentOpponent(make_agent(name, game_name, seed=seed + k), name))
+            opponents.append(AgentOpponent(agent, text))
     return opponents
 
 
@@ -85,14 +102,14 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument(
-        "--opponents", default="heuristic", help="comma-separated agent names (default: heuristic)"
+        "--opponents", default="heuristic", help="comma-separated agent specs (default: heuristic)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="write the result here")
     args = parser.parse_args(argv)
     try:
         agent = PPOAgent(args.checkpoint, args.game, args.players)
-        opponents = make_opponents(args.opponents, args.game, args.seed)
+        opponents = make_opponents(args.opponents, args.game, args.seed, agent.num_players)
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     result = win_rate(agent.policy, args.game, agent.num_players, opponents, args.games, args.seed)

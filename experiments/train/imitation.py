@@ -400,7 +400,7 @@ def parse_args(argv):
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
         Teacher(game.name, args.teacher, args.seed, args.players, args.soft_labels)
-        make_opponents(args.eval_opponents, game.name)
+        make_opponents(args.eval_opponents, game.name, num_players=args.players)
         if args.init:
             check_init(args.init, game.name)
     except ValueError as error:
@@ -460,7 +460,7 @@ def main(argv=None):
                 policy, data, args.epochs, args.batch_size, optimizer, args.lr, args.seed + i
             )
             seed = args.seed + 7919 * (i + 1)
-            opponents = make_opponents(args.eval_opponents, game.name, seed)
+            opponents = make_opponents(args.eval_opponents, game.name, seed, args.players)
             result = win_rate(policy, game.name, args.players, opponents, args.eval_games, seed)
             ended = [r for side in outcomes.values() for r in side]
             row = {

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.ppo import save_checkpoint
+from agents.registry import agent_names, split_specs
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.shaping import scaled_potential
@@ -146,7 +147,7 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
         model,
         args.game,
         args.players,
-        make_opponents(args.eval_opponents, args.game),
+        make_opponents(args.eval_opponents, args.game, num_players=args.players),
         args.eval_games,
         seed=10_000 + steps,
     )
@@ -184,9 +185,10 @@ def parse_args(argv):
         nargs="+",
         default=None,
         metavar="POOL[:STEPS]",
-        help="the opponent pool of each training stage, in order: comma-separated agent names "
-        "(random, heuristic, ...) and 'self' for the policy's own snapshots, with the stage's "
-        "timesteps after a colon (default: --timesteps); default: per game",
+        help="the opponent pool of each training stage, in order: comma-separated agent specs "
+        "(random, heuristic, heuristic:weights=tuned, ppo:path=FILE, ...) and 'self' for the "
+        "policy's own snapshots, with the stage's timesteps after a colon (default: "
+        "--timesteps); default: per game",
     )
     parser.add_argument(
         "--critic-warmup",
@@ -208,7 +210,7 @@ def parse_args(argv):
     parser.add_argument(
         "--eval-opponents",
         default="heuristic",
-        help="comma-separated agent names the evaluations seat the policy against",
+        help="comma-separated agent specs the evaluations seat the policy against",
     )
     parser.add_argument(
         "--shaping",
@@ -239,6 +241,7 @@ def parse_args(argv):
     args.timesteps = args.timesteps or defaults["timesteps"]
     try:
         args.stages = parse_stages(args.opponents or defaults["opponents"], args.timesteps)
+        check_opponents(args, game.name)
     except ValueError as error:
         parser.error(str(error))
     args.n_steps = defaults["n_steps"]
@@ -280,16 +283,47 @@ def make_env(game, args, base_opponents):
 
 
 def parse_stages(specs, timesteps):
-    """``[(opponent names, timesteps)]`` from ``POOL[:STEPS]`` items; an item without
-    ``:STEPS`` gets ``timesteps``. ``POOL`` is comma-separated agent names and ``self``."""
+    """``[(opponent specs, timesteps)]`` from ``POOL[:STEPS]`` items; an item without
+    ``:STEPS`` gets ``timesteps``. ``POOL`` is comma-separated agent specs
+    (:func:`agents.registry.split_specs`) and ``self``."""
     stages = []
     for spec in specs:
-        pool, _, steps = spec.partition(":")
+        pool, steps = split_steps(spec)
         try:
-            stages.append((pool.split(","), int(steps) if steps else timesteps))
+            stages.append((split_specs(pool), int(steps) if steps else timesteps))
         except ValueError:
             raise ValueError(f"--opponents {spec!r}: STEPS must be an integer") from None
     return stages
+
+
+def split_steps(spec) -> tuple[str, str | None]:
+    """``POOL[:STEPS]`` as (POOL, STEPS or None). The part after the last colon is STEPS
+    unless it belongs to the last agent's spec: its parameters (``heuristic:weights=tuned``)
+    or the class of a module or file agent (``package.module:Name``, ``file.py:Name``)."""
+    pool, colon, steps = spec.rpartition(":")
+    if not colon or "=" in steps:
+        return spec, None
+    last = split_specs(pool)[-1]
+    names_a_class = ":" not in last and last not in ("self", *agent_names())
+    if steps.isidentifier() and names_a_class:
+        return spec, None
+    return pool, steps
+
+
+def check_opponents(args, game_name):
+    """Build every stage's pool and the evaluations' opponents once, so that a bad spec
+    stops the run before anything trains; a ValueError names the spec and what is wrong."""
+    for names, _ in args.stages:
+        agents = [name for name in names if name != "self"]
+        if agents:
+            try:
+                make_opponents(",".join(agents), game_name, args.seed, args.players)
+            except ValueError as error:
+                raise ValueError(f"--opponents {','.join(names)}: {error}") from None
+    try:
+        make_opponents(args.eval_opponents, game_name, num_players=args.players)
+    except ValueError as error:
+        raise ValueError(f"--eval-opponents {args.eval_opponents}: {error}") from None
 
 
 def build_model(env, args, init_policy):
@@ -353,7 +387,8 @@ def main(argv=None):
     for k, (names, steps, train_actor) in enumerate(stages):
         set_actor_trainable(model.policy, train_actor)
         agents = [n for n in names if n != "self"]
-        base = make_opponents(",".join(agents), game.name, args.seed + 100 * k) if agents else []
+        seed = args.seed + 100 * k
+        base = make_opponents(",".join(agents), game.name, seed, args.players) if agents else []
         pool.base, pool.use_snapshots = base, "self" in names
         if pool.use_snapshots and not pool.snapshots:
             pool.snapshot(model)

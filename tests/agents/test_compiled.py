@@ -1,9 +1,22 @@
-"""The compiled policies' random numbers are numpy's default generator, draw for draw."""
+"""The compiled policies' random numbers are numpy's default generator, draw for draw, and a
+game's compiled heuristic is found by name."""
 
+import sys
+import types
+
+import numba as nb
 import numpy as np
 import pytest
 
-from agents.compiled import best_with_ties_at_random, next_double, next_uint64, rng_state
+from agents.compiled import (
+    best_with_ties_at_random,
+    compiled_heuristic,
+    next_double,
+    next_uint64,
+    rng_state,
+)
+from experiments.train.evaluate import make_opponents
+from heist_envs.core.single_agent import AgentOpponent, CompiledOpponent
 
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5])
@@ -23,3 +36,32 @@ def test_ties_broken_as_the_python_heuristics_break_them():
         assert best_with_ties_at_random(legal, scores, rng_state(seed)) == expected
     picks = {int(best_with_ties_at_random(legal, np.full(4, 1.0), rng_state(s))) for s in range(40)}
     assert picks == {3, 5, 8, 9}
+
+
+@nb.njit
+def lowest_legal(obs, mask, params, rng):
+    return np.flatnonzero(mask)[0]
+
+
+def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
+    asked = []
+
+    def params(weights=None):
+        asked.append(weights)
+        return np.array([1.0, 2.0])
+
+    module = types.SimpleNamespace(act=lowest_legal, params=params)
+    monkeypatch.setitem(sys.modules, "agents.toits_de_paris.compiled", module)
+    opponent = compiled_heuristic("toits_de_paris_v0", "tuned", seed=3)
+    assert isinstance(opponent, CompiledOpponent) and opponent.act is lowest_legal
+    assert asked == ["tuned"] and opponent.params.tolist() == [1.0, 2.0] and opponent.seed == 3
+    assert opponent.name == "heuristic:weights=tuned"
+    (played,) = make_opponents("heuristic:weights=tuned", "toits_de_paris")
+    assert isinstance(played, CompiledOpponent) and played.act is lowest_legal
+
+
+def test_without_a_compiled_heuristic_the_python_one_plays(monkeypatch):
+    monkeypatch.setitem(sys.modules, "agents.art_robbery.compiled", None)  # not importable
+    assert compiled_heuristic("art_robbery") is None
+    (opponent,) = make_opponents("heuristic", "art_robbery", seed=2)
+    assert isinstance(opponent, AgentOpponent) and opponent.name == "heuristic"

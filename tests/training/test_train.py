@@ -52,6 +52,65 @@ def test_stages_parse_pools_and_budgets():
         train.parse_args(["--game", "art_robbery", "--opponents", "heuristic:1e5"])
 
 
+def test_stages_read_agent_specs_with_parameters():
+    stages = ["heuristic:weights=tuned,self:500", "heuristic:weights=x.json"]
+    assert train.parse_stages(stages, 7) == [
+        (["heuristic:weights=tuned", "self"], 500),
+        (["heuristic:weights=x.json"], 7),
+    ]
+    assert train.parse_stages(["ismcts:simulations=50,rollout=fast,random:300"], 7) == [
+        (["ismcts:simulations=50,rollout=fast", "random"], 300)
+    ]
+    assert train.parse_stages(["my.module:Bot", "path/bot.py:Bot:300"], 7) == [
+        (["my.module:Bot"], 7),
+        (["path/bot.py:Bot"], 300),
+    ]
+
+
+def test_opponent_specs_resolve_to_the_engines_opponents():
+    from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
+
+    opponents = evaluate.make_opponents("random,ppo,ismcts:simulations=5", "art_robbery", 0, 4)
+    assert [type(o) for o in opponents] == [RandomOpponent, PolicyOpponent, AgentOpponent]
+    assert opponents[2].agent.simulations == 5
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--opponents", "nobody,self"], "--opponents nobody,self: unknown agent 'nobody'"),
+        (
+            ["--game", "toits_de_paris", "--opponents", "heuristic:weights=no/such.json"],
+            "cannot read heuristic weights from no/such.json",
+        ),
+        (
+            ["--opponents", "heuristic:weights=tuned"],
+            "the art_robbery heuristic has no weights to replace; games with weights: toits_de",
+        ),
+        (
+            ["--opponents", "random,ppo:path=agents/policies/thiefs_market.zip:500"],
+            "was trained for thiefs_market with 4 players, not art_robbery with 3",
+        ),
+        (
+            ["--opponents", "ppo:path=agents/policies/art_robbery.zip"],
+            "was trained for art_robbery with 4 players, not art_robbery with 3",
+        ),
+        (["--eval-opponents", "heuristic,nobody"], "--eval-opponents heuristic,nobody: unknown"),
+    ],
+)
+def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
+    flags, message, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    args = ["--game", "art_robbery", "--players", "3", "--out", str(out), *flags]
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(args)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err.splitlines()[-1] and "Traceback" not in err
+    assert not out.exists()
+
+
 def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trained, tmp_path):
     out = tmp_path / "tuned"
     args = ["--game", "art_robbery", "--players", "3", "--n-envs", "16", "--eval-games", "10"]
