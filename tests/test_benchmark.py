@@ -58,3 +58,24 @@ def test_pgx_is_in_the_bench_extra():
     text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     bench = re.search(r"^bench = \[(.*?)\]$", text, re.S | re.M).group(1)
     assert '"pgx>=' in bench
+
+
+def test_train_section_compares_ppo_against_random_and_the_heuristic(monkeypatch):
+    speeds = {"random": 8000.0, "heuristic": 3000.0}
+
+    def training(name, num_players, timesteps, num_envs, opponents):
+        return speeds[opponents], 0.05
+
+    monkeypatch.setattr(benchmark, "installed", lambda module: module == "sb3_contrib")
+    monkeypatch.setattr(benchmark, "sb3_training", training)
+    rows = benchmark.run(["art_robbery", "thiefs_market"], 0.1, sections=["train"])
+    assert [(r["game"], r["mode"], r["steps_per_second"]) for r in rows] == [
+        ("art_robbery", "ppo-vs-random", 8000.0),
+        ("art_robbery", "ppo-vs-heuristic", 3000.0),
+        ("thiefs_market", "ppo-vs-random", 8000.0),
+        ("thiefs_market", "ppo-vs-heuristic", 3000.0),
+    ]
+    assert benchmark.ratios(rows) == [
+        f"{game} ppo-vs-heuristic / ppo-vs-random: 0.38 (target: at least 0.5)"
+        for game in ("art_robbery", "thiefs_market")
+    ]

@@ -11,7 +11,10 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   observations, masks and random legal actions, beside PGX on the CPU (where ``pgx`` is
   installed) at the same batch sizes, with auto-reset.
 - ``train``: MaskablePPO learning on ``SelfPlayVecEnv`` (env steps per second inside
-  ``learn``) and the share of that time spent in the environment (where sb3-contrib is).
+  ``learn``) and the share of that time spent in the environment (where sb3-contrib is),
+  against random opponents (``ppo-vs-random``) and against the game's heuristic
+  (``ppo-vs-heuristic``, compiled where the game has a compiled one), with the same settings;
+  the summary gives their ratio (the target: at least 0.5).
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
 - ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
   on idle cores and beside a busy neighbour (another process spinning on one core), with the
@@ -272,15 +275,18 @@ def pgx_batch(env_name, batch, seconds):
     return timed(run_batch, seconds)
 
 
-def sb3_training(name, num_players, timesteps, num_envs=256):
+def sb3_training(name, num_players, timesteps, num_envs=256, opponents="random"):
     """MaskablePPO env steps per second inside ``learn`` and the env's share of that time,
-    with torch on one thread (as ``experiments.train.sb3`` runs it: the network is small)."""
+    with torch on one thread (as ``experiments.train.sb3`` runs it: the network is small),
+    against ``opponents`` (agent specs, as ``heist train`` takes them)."""
     import torch
     from sb3_contrib import MaskablePPO
 
+    from experiments.train.evaluate import make_opponents
     from heist_envs.core.sb3_vec import SelfPlayVecEnv
 
-    env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, seed=0)
+    pool = make_opponents(opponents, name, 0, num_players)
+    env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, pool, seed=0)
     torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=1024, device="cpu", seed=0)
     model.learn(env.num_envs * 32)  # warm-up: compilation, first rollout
@@ -376,6 +382,8 @@ def busy_neighbour(busy):
 
 
 SECTIONS = ("single", "batch", "train", "search", "shared", "rllib")
+#: MaskablePPO's speed against the heuristic, as a share of its speed against random players
+HEURISTIC_TRAINING_TARGET = 0.5
 DEFAULT_SECTIONS = SECTIONS[:5]  # rllib starts Ray: only when named
 
 
@@ -467,8 +475,10 @@ def run(
                     )
     if "train" in sections and installed("sb3_contrib"):
         for name, n in counts.items():
-            rate, share = sb3_training(name, n, train_steps, train_envs)
-            record("heist-envs", name, "sb3-maskable-ppo", n, rate, env_share=round(share, 3))
+            for opponents in ("random", "heuristic"):
+                rate, share = sb3_training(name, n, train_steps, train_envs, opponents)
+                mode = f"ppo-vs-{opponents}"
+                record("heist-envs", name, mode, n, rate, env_share=round(share, 3))
     if "search" in sections:
         for name, n in counts.items():
             record("heist-envs", name, "ismcts-1000", n, ismcts_speed(name, n, seconds * 4))
@@ -491,7 +501,7 @@ def run(
                     record(
                         "heist-envs",
                         name,
-                        "sb3-maskable-ppo",
+                        "ppo-vs-random",
                         n,
                         rate,
                         env_share=round(share, 3),
@@ -532,6 +542,12 @@ def ratios(rows):
         if mode == "kernel-python" and os_c4:
             lines.append(
                 f"{game} kernel-python / openspiel connect_four with tensors: {value / os_c4:.1f}x"
+            )
+        vs_random = rate.get((library, game, "ppo-vs-random"))
+        if mode == "ppo-vs-heuristic" and vs_random:
+            lines.append(
+                f"{game} ppo-vs-heuristic / ppo-vs-random: {value / vs_random:.2f} "
+                f"(target: at least {HEURISTIC_TRAINING_TARGET})"
             )
     return lines
 
