@@ -4,11 +4,13 @@ evaluation against the heuristic agent.
     python -m experiments.train.sb3 --game art_robbery \
         --opponents random,self:400000 heuristic,self:600000 --out runs/art_robbery
 
-Each ``--opponents`` item is one stage: the pool (agent names, and ``self`` for the policy's
-own recent snapshots) and its timesteps. Learning first against random players and itself,
-then against the heuristic with its snapshots beside it, lets the policy find the game's
-basics cheaply (random opponents cost nothing) and then learn to beat the strongest fixed
-player while self-play keeps it from overfitting to that one opponent.
+Each ``--opponents`` item is one stage: the pool (agent specs such as ``heuristic`` or
+``heuristic:weights=tuned``, and ``self`` for the policy's own recent snapshots) and its
+timesteps. The heuristic plays compiled, inside the engine's loop, where its game has one
+(:func:`experiments.train.evaluate.make_opponents`). Learning first against random players
+and itself, then against the heuristic with its snapshots beside it, lets the policy find the
+game's basics cheaply (random opponents cost nothing) and then learn to beat the strongest
+fixed player while self-play keeps it from overfitting to that one opponent.
 
 ``--init CHECKPOINT`` starts from a checkpoint's weights: a run's ``final.zip`` (to go on
 training, or to train for another player count: the observation size is the same at every
