@@ -21,7 +21,7 @@ from agents.art_robbery.heuristic import (
     SEAT_PLACE,
 )
 from agents.compiled import best_with_ties_at_random
-from agents.heuristic import WEIGHTED
+from agents.profiles import check_weights
 from heist_envs.art_robbery.actions import GIVE_DOG, GIVE_TOKEN, TAKE_SLOT_0
 from heist_envs.art_robbery.components import (
     BOSS_CARD,
@@ -57,12 +57,9 @@ View = namedtuple("View", ["n", "raid", "holder", "dog", "values", "alibi_weight
 
 
 def params(weights=None) -> np.ndarray:
-    """The parameter vector: empty, Art Robbery's heuristic has no weights to replace."""
-    if weights is not None:
-        raise ValueError(
-            "the art_robbery heuristic has no weights to replace; games with weights: "
-            + ", ".join(WEIGHTED)
-        )
+    """The parameter vector: empty, Art Robbery's heuristic has no weights to replace
+    (``weights`` other than None raise :func:`agents.profiles.check_weights`'s ValueError)."""
+    check_weights("art_robbery", weights)
     return np.zeros(0)
 
 

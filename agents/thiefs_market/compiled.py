@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from agents.compiled import best_with_ties_at_random
-from agents.heuristic import make_heuristic
+from agents.profiles import check_weights
 from agents.thiefs_market.heuristic import (
     ABILITY_FADE,
     ABILITY_VALUE,
@@ -99,8 +99,6 @@ from heist_envs.thiefs_market.state import (
     P_WAIVE,
 )
 
-_GAME_NAME = "thiefs_market"
-
 # Where the observation's parts start (and end, for the one-hot ones), as plain ints for numba;
 # per-seat parts are laid out relative seat by relative seat, seat 0 being the observer.
 _NUM_PLAYERS, _NUM_PLAYERS_END = LAYOUT["num_players"].start, LAYOUT["num_players"].stop
@@ -130,9 +128,8 @@ _CONVERT_FROM, _CONVERT_TO = np.array(
 
 def params(weights=None) -> np.ndarray:
     """The parameter vector: empty, the Thief's Market heuristic has no weights to replace
-    (``weights`` other than None raise :func:`agents.heuristic.make_heuristic`'s ValueError)."""
-    if weights is not None:
-        make_heuristic(_GAME_NAME, weights=weights)
+    (``weights`` other than None raise :func:`agents.profiles.check_weights`'s ValueError)."""
+    check_weights("thiefs_market", weights)
     return np.zeros(0)
 
 
