@@ -1,8 +1,10 @@
 """What agents and training know of each game: one profile per game, found by its name.
 
 All of it lives in the game's own folder, ``agents/<game>/`` (a package named after
-``Game.name``), as modules with fixed names. Every one of them is optional: a game without the
-folder, or without a module, gets the default written beside it.
+``Game.name``), as modules with fixed names; no table elsewhere names the game, so a new game
+adds the folder with the modules it has, and agents, the arena and the trainers find them
+through :func:`profile`. Every module is optional: a game without the folder, or without a
+module, gets the default written beside it.
 
 - ``heuristic.py``: the rule-based player, ``HeuristicAgent(seed=None)``, which reads only its
   observation (through the game's ``LAYOUT``) and the action mask and breaks ties with its own
@@ -11,8 +13,9 @@ folder, or without a module, gets the default written beside it.
   ``weights="tuned"`` plays) and ``load_weights(weights) -> dict``, and its agent takes
   ``weights=``. Default: no heuristic (:func:`make_heuristic` refuses the game).
 - ``compiled.py``: the heuristic as a compiled policy for the batched engine (see
-  :mod:`agents.compiled`): ``act(obs, mask, params, rng) -> int`` and
-  ``params(weights=None)``, the parameter vector. Default: none.
+  :mod:`agents.compiled`), making the Python agent's decisions, ties included:
+  ``act(obs, mask, params, rng) -> int`` and ``params(weights=None)``, the parameter vector
+  (the weights, or empty). Default: none.
 - ``rollout.py``: ISMCTS's compiled rollout policy. A search samples a full world, so it may
   read the whole kernel state:
 

@@ -1,4 +1,4 @@
-"""Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.rollouts`).
+"""Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.profiles`).
 
 Rollout policy (:func:`rollout_action`): the heuristic agent's strategy
 (:mod:`agents.toits_de_paris.heuristic`) in compiled code, read from the full state, with a
