@@ -49,8 +49,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 from types import ModuleType
 
 from heist_envs.core.catalog import game_names
@@ -74,17 +74,21 @@ class TrainingDefaults:
     teacher_scores: Callable | None = None
 
 
-@dataclass(frozen=True)
 class GameProfile:
     """What agents and training know of one game: the parts its ``agents/<game>/`` folder
-    defines (None where it defines none)."""
+    defines (None, or the default, where it defines none). Each part is imported when first
+    asked for, so one that a caller never needs costs nothing."""
 
-    game_name: str
-    heuristic_module: ModuleType | None = None
-    compiled: ModuleType | None = None
-    rollout: ModuleType | None = None
-    potential: Callable | None = None
-    training: TrainingDefaults = field(default_factory=TrainingDefaults)
+    def __init__(self, game_name: str):
+        self.game_name = game_name
+
+    def __repr__(self):
+        return f"GameProfile({self.game_name!r})"
+
+    @cached_property
+    def heuristic_module(self) -> ModuleType | None:
+        """``heuristic.py``."""
+        return _part(self.game_name, "heuristic")
 
     @property
     def heuristic(self) -> type | None:
@@ -96,30 +100,43 @@ class GameProfile:
         """Whether the heuristic plays a table of weights that ``weights=`` may replace."""
         return hasattr(self.heuristic_module, "WEIGHTS")
 
+    @cached_property
+    def compiled(self) -> ModuleType | None:
+        """``compiled.py``: the heuristic as a compiled policy."""
+        return _part(self.game_name, "compiled")
+
+    @cached_property
+    def rollout(self) -> ModuleType | None:
+        """``rollout.py``: ISMCTS's rollout policy."""
+        return _part(self.game_name, "rollout")
+
+    @cached_property
+    def potential(self) -> Callable | None:
+        """``shaping.py``'s ``potential``."""
+        return getattr(_part(self.game_name, "shaping"), "potential", None)
+
+    @cached_property
+    def training(self) -> TrainingDefaults:
+        """``training.py``'s ``TRAINING``, else ``TrainingDefaults()``."""
+        return getattr(_part(self.game_name, "training"), "TRAINING", TrainingDefaults())
+
 
 def _part(game_name: str, part: str) -> ModuleType | None:
-    """The module ``agents.<game_name>.<part>``, or None if the game's folder or the module
-    is missing."""
-    folder = importlib.util.find_spec(f"agents.{game_name}") if game_name.isidentifier() else None
-    if folder is None or folder.submodule_search_locations is None:
+    """The module ``<game_name>.<part>`` of this package, or None if the game's folder or the
+    module is missing. The package is this module's own (``agents``, or ``heist_envs.agents``
+    where a user's ``agents`` module hides it)."""
+    folder = f"{__package__}.{game_name}"
+    spec = importlib.util.find_spec(folder) if game_name.isidentifier() else None
+    if spec is None or spec.submodule_search_locations is None:
         return None  # no folder (a module of the same name, like agents.arena, is no folder)
-    name = f"agents.{game_name}.{part}"
-    if importlib.util.find_spec(name) is None:
+    if importlib.util.find_spec(f"{folder}.{part}") is None:
         return None
-    return importlib.import_module(name)
+    return importlib.import_module(f"{folder}.{part}")
 
 
 @cache
 def _profile(game_name: str) -> GameProfile:
-    training = _part(game_name, "training")
-    return GameProfile(
-        game_name=game_name,
-        heuristic_module=_part(game_name, "heuristic"),
-        compiled=_part(game_name, "compiled"),
-        rollout=_part(game_name, "rollout"),
-        potential=getattr(_part(game_name, "shaping"), "potential", None),
-        training=getattr(training, "TRAINING", TrainingDefaults()),
-    )
+    return GameProfile(game_name)
 
 
 def profile(game_name: str) -> GameProfile:

@@ -8,8 +8,8 @@ labels each decision with every action the heuristic ranks best
 (:func:`agents.how_to_rob_a_bank.heuristic.action_scores`).
 """
 
-from agents.how_to_rob_a_bank.heuristic import action_scores
-from agents.profiles import TrainingDefaults
+from ..profiles import TrainingDefaults
+from .heuristic import action_scores
 
 TRAINING = TrainingDefaults(
     timesteps=400_000,

@@ -12,33 +12,6 @@ checks it. The Python agent stays the readable reference.
 import numba as nb
 import numpy as np
 
-from agents.compiled import best_with_ties_at_random
-from agents.profiles import check_weights
-from agents.thiefs_market.heuristic import (
-    ABILITY_FADE,
-    ABILITY_VALUE,
-    BUY_FIRST,
-    CONVERT_GAIN,
-    END_TURN_VALUE,
-    EXIT_STRATEGY_VALUE,
-    FACE_VALUE,
-    FINISH_RETURN_VALUE,
-    FINISH_TAKE_VALUE,
-    FUTURE_CARDS,
-    FUTURE_INFAMY,
-    GOLD_COST,
-    GOLEM_WAND_VALUE,
-    HENCHMAN_VALUE,
-    LAYOUT,
-    MAX_TAKE,
-    PAWN_VALUE,
-    SECOND_BUILDING_VALUE,
-    SPEND_FOR_INFAMY_VALUE,
-    STEAL_COST,
-    TARGET_CARDS,
-    TARGET_GEM_VALUE,
-    TO_PURSE_VALUE,
-)
 from heist_envs.thiefs_market.actions import (
     BUY_0,
     CONVERT_GEM_0,
@@ -97,6 +70,34 @@ from heist_envs.thiefs_market.state import (
     P_MAIN,
     P_PAY,
     P_WAIVE,
+)
+
+from ..compiled import best_with_ties_at_random
+from ..profiles import check_weights
+from .heuristic import (
+    ABILITY_FADE,
+    ABILITY_VALUE,
+    BUY_FIRST,
+    CONVERT_GAIN,
+    END_TURN_VALUE,
+    EXIT_STRATEGY_VALUE,
+    FACE_VALUE,
+    FINISH_RETURN_VALUE,
+    FINISH_TAKE_VALUE,
+    FUTURE_CARDS,
+    FUTURE_INFAMY,
+    GOLD_COST,
+    GOLEM_WAND_VALUE,
+    HENCHMAN_VALUE,
+    LAYOUT,
+    MAX_TAKE,
+    PAWN_VALUE,
+    SECOND_BUILDING_VALUE,
+    SPEND_FOR_INFAMY_VALUE,
+    STEAL_COST,
+    TARGET_CARDS,
+    TARGET_GEM_VALUE,
+    TO_PURSE_VALUE,
 )
 
 # Where the observation's parts start (and end, for the one-hot ones), as plain ints for numba;

@@ -1,6 +1,6 @@
 """What the trainers use for Thief's Market unless told otherwise."""
 
-from agents.profiles import TrainingDefaults
+from ..profiles import TrainingDefaults
 
 TRAINING = TrainingDefaults(
     timesteps=600_000,
