@@ -13,13 +13,13 @@ The heuristics break ties as their Python agents do: each legal action's score p
 code, so a compiled heuristic seeded like its Python agent makes the same moves.
 """
 
-import importlib
-
 import numba as nb
 import numpy as np
 
 from heist_envs.core.policy_rng import RNG_WORDS, next_double, next_uint64, rng_state
 from heist_envs.core.single_agent import CompiledOpponent
+
+from .profiles import profile
 
 __all__ = [
     "RNG_WORDS",
@@ -46,17 +46,11 @@ def best_with_ties_at_random(legal, scores, rng):
 
 
 def compiled_heuristic(game_name, weights=None, seed=0) -> CompiledOpponent | None:
-    """The game's heuristic as a compiled opponent (its module ``agents.<game>.compiled``,
-    with ``act`` and ``params(weights)``), or None where the game has none: the caller then
-    plays the Python heuristic. ``weights`` as :func:`agents.heuristic.make_heuristic` takes
-    them."""
-    name = game_name.removesuffix("_v0")
-    module_name = f"agents.{name}.compiled"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as missing:
-        if missing.name not in (module_name, f"agents.{name}"):
-            raise
+    """The game's heuristic as a compiled opponent (its profile's ``compiled`` module, with
+    ``act`` and ``params(weights)``), or None where the game has none: the caller then plays
+    the Python heuristic. ``weights`` as :func:`agents.profiles.make_heuristic` takes them."""
+    module = profile(game_name.removesuffix("_v0")).compiled
+    if module is None:
         return None
     label = "heuristic" if weights is None else f"heuristic:weights={weights}"
     return CompiledOpponent(module.act, module.params(weights), name=label, seed=seed)

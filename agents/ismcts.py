@@ -2,17 +2,17 @@
 
 Each simulation samples a world consistent with the searching seat's information
 (``determinize``), walks one shared tree by UCT among the actions legal in that world (a
-child's exploration term counts how often it was available, not its parent's visits),
-expands one node, plays a rollout to the end (random legal moves, or the game's compiled
-rollout policy from :mod:`agents.rollouts`; optionally cut short after ``rollout_depth`` moves
-and scored by the game's ``evaluate``) and backs up every seat's return. Each node
-keeps the return of the seat that chose it, so every player is modelled as playing for its
-own (or its team's) outcome; where hidden cards decide who acts, one action has a child per
-acting seat. ``tree_depth`` can hold the tree to the first moves below the root (1: flat UCB
-over the root's moves, the rollout policy after them). A trained policy (``prior``) can
-choose the root's moves by PUCT on its move probabilities instead, as the apprentice guides
-the expert's search in expert iteration (Anthony, Tian and Barber 2017). The search runs in
-compiled code, built once per game and process.
+child's exploration term counts how often it was available, not its parent's visits), expands
+one node, plays a rollout to the end (random legal moves, or the game's compiled rollout
+policy, ``agents/<game>/rollout.py`` as :mod:`agents.profiles` describes it; optionally cut
+short after ``rollout_depth`` moves and scored by the game's ``evaluate``) and backs up every
+seat's return. Each node keeps the return of the seat that chose it, so every player is
+modelled as playing for its own (or its team's) outcome; where hidden cards decide who acts,
+one action has a child per acting seat. ``tree_depth`` can hold the tree to the first moves
+below the root (1: flat UCB over the root's moves, the rollout policy after them). A trained
+policy (``prior``) can choose the root's moves by PUCT on its move probabilities instead, as
+the apprentice guides the expert's search in expert iteration (Anthony, Tian and Barber 2017).
+The search runs in compiled code, built once per game and process.
 
 Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search".
 """
@@ -29,7 +29,7 @@ import heist_envs
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
 
-from .rollouts import rollout_module
+from .profiles import profile
 
 UNEXPANDED = -1
 
@@ -250,7 +250,7 @@ def compiled_search(game, rollout="random"):
     """The compiled search for ``game`` with ``rollout`` moves (built once per process)."""
     key = (game.name, rollout)
     if key not in _SEARCHES:
-        module = rollout_module(game.name) if rollout == "policy" else None
+        module = profile(game.name).rollout if rollout == "policy" else None
         _SEARCHES[key] = _build_search(
             game,
             getattr(module, "rollout_action", None),
@@ -286,7 +286,7 @@ class ISMCTSAgent:
         **settings,
     ):
         self.game = heist_envs.get_game(game_name)
-        module = rollout_module(self.game.name)
+        module = profile(self.game.name).rollout
         if rollout is None:
             rollout = "policy" if module is not None else "random"
         if rollout not in ROLLOUTS:

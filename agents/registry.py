@@ -24,7 +24,7 @@ from pathlib import Path
 #: name -> (module in this package, factory); each factory takes (game_name, seed=None, ...)
 AGENT_FACTORIES = {
     "random": (".base", "make_random"),
-    "heuristic": (".heuristic", "make_heuristic"),
+    "heuristic": (".profiles", "make_heuristic"),
     "ismcts": (".ismcts", "make_ismcts"),
     "ppo": (".ppo", "make_ppo"),
     "rllib": (".rllib", "make_rllib"),

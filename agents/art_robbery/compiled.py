@@ -12,16 +12,6 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from agents.art_robbery.heuristic import (
-    ALIBI_WEIGHT,
-    CENTRE_PLACE,
-    HIGH_SLOTS,
-    KEEP_VALUE,
-    LAYOUT,
-    SEAT_PLACE,
-)
-from agents.compiled import best_with_ties_at_random
-from agents.heuristic import WEIGHTED
 from heist_envs.art_robbery.actions import GIVE_DOG, GIVE_TOKEN, TAKE_SLOT_0
 from heist_envs.art_robbery.components import (
     BOSS_CARD,
@@ -36,6 +26,17 @@ from heist_envs.art_robbery.components import (
 )
 from heist_envs.art_robbery.observation import TOKEN_PLACES
 from heist_envs.art_robbery.state import DOG, PLAY, TOKEN
+
+from ..compiled import best_with_ties_at_random
+from ..profiles import check_weights
+from .heuristic import (
+    ALIBI_WEIGHT,
+    CENTRE_PLACE,
+    HIGH_SLOTS,
+    KEEP_VALUE,
+    LAYOUT,
+    SEAT_PLACE,
+)
 
 _PHASE, _PHASE_STOP = LAYOUT["phase"].start, LAYOUT["phase"].stop
 _NUM_PLAYERS, _NUM_PLAYERS_STOP = LAYOUT["num_players"].start, LAYOUT["num_players"].stop
@@ -57,12 +58,9 @@ View = namedtuple("View", ["n", "raid", "holder", "dog", "values", "alibi_weight
 
 
 def params(weights=None) -> np.ndarray:
-    """The parameter vector: empty, Art Robbery's heuristic has no weights to replace."""
-    if weights is not None:
-        raise ValueError(
-            "the art_robbery heuristic has no weights to replace; games with weights: "
-            + ", ".join(WEIGHTED)
-        )
+    """The parameter vector: empty, Art Robbery's heuristic has no weights to replace
+    (``weights`` other than None raise :func:`agents.profiles.check_weights`'s ValueError)."""
+    check_weights("art_robbery", weights)
     return np.zeros(0)
 
 

@@ -17,18 +17,6 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from agents.compiled import best_with_ties_at_random
-from agents.heuristic import WEIGHTED
-from agents.how_to_rob_a_bank.heuristic import (
-    BANK_PLAN_ORDER,
-    FAR,
-    LAYOUT,
-    PICKUP_CARDS,
-    R_CRAWL,
-    R_MOVE,
-    ROBBER_ACTION_VALUE,
-    waiting_order,
-)
 from heist_envs.how_to_rob_a_bank import actions as A
 from heist_envs.how_to_rob_a_bank.components import (
     DECK_SIZE,
@@ -47,6 +35,19 @@ from heist_envs.how_to_rob_a_bank.components import (
     TILE_MASK,
 )
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB, SETUP_CORNER, SETUP_STREET, STACK_SIZE
+
+from ..compiled import best_with_ties_at_random
+from ..profiles import check_weights
+from .heuristic import (
+    BANK_PLAN_ORDER,
+    FAR,
+    LAYOUT,
+    PICKUP_CARDS,
+    R_CRAWL,
+    R_MOVE,
+    ROBBER_ACTION_VALUE,
+    waiting_order,
+)
 
 GAME = "how_to_rob_a_bank"
 
@@ -660,9 +661,5 @@ def act(obs, mask, params, rng):
 
 def params(weights=None) -> np.ndarray:
     """The compiled heuristic's parameters: none (this heuristic has no weights to tune)."""
-    if weights is not None:
-        raise ValueError(
-            f"the {GAME} heuristic has no weights to replace; games with weights: "
-            + ", ".join(WEIGHTED)
-        )
+    check_weights(GAME, weights)
     return np.zeros(0)

@@ -1,1 +1,2 @@
-"""What agents know of Thief's Market: its heuristic player and its rollout policy."""
+"""What agents know of Thief's Market (the parts :mod:`agents.profiles` names): its heuristic
+player, the heuristic compiled, its rollout policy and the trainers' defaults."""

@@ -12,33 +12,6 @@ checks it. The Python agent stays the readable reference.
 import numba as nb
 import numpy as np
 
-from agents.compiled import best_with_ties_at_random
-from agents.heuristic import make_heuristic
-from agents.thiefs_market.heuristic import (
-    ABILITY_FADE,
-    ABILITY_VALUE,
-    BUY_FIRST,
-    CONVERT_GAIN,
-    END_TURN_VALUE,
-    EXIT_STRATEGY_VALUE,
-    FACE_VALUE,
-    FINISH_RETURN_VALUE,
-    FINISH_TAKE_VALUE,
-    FUTURE_CARDS,
-    FUTURE_INFAMY,
-    GOLD_COST,
-    GOLEM_WAND_VALUE,
-    HENCHMAN_VALUE,
-    LAYOUT,
-    MAX_TAKE,
-    PAWN_VALUE,
-    SECOND_BUILDING_VALUE,
-    SPEND_FOR_INFAMY_VALUE,
-    STEAL_COST,
-    TARGET_CARDS,
-    TARGET_GEM_VALUE,
-    TO_PURSE_VALUE,
-)
 from heist_envs.thiefs_market.actions import (
     BUY_0,
     CONVERT_GEM_0,
@@ -99,7 +72,33 @@ from heist_envs.thiefs_market.state import (
     P_WAIVE,
 )
 
-_GAME_NAME = "thiefs_market"
+from ..compiled import best_with_ties_at_random
+from ..profiles import check_weights
+from .heuristic import (
+    ABILITY_FADE,
+    ABILITY_VALUE,
+    BUY_FIRST,
+    CONVERT_GAIN,
+    END_TURN_VALUE,
+    EXIT_STRATEGY_VALUE,
+    FACE_VALUE,
+    FINISH_RETURN_VALUE,
+    FINISH_TAKE_VALUE,
+    FUTURE_CARDS,
+    FUTURE_INFAMY,
+    GOLD_COST,
+    GOLEM_WAND_VALUE,
+    HENCHMAN_VALUE,
+    LAYOUT,
+    MAX_TAKE,
+    PAWN_VALUE,
+    SECOND_BUILDING_VALUE,
+    SPEND_FOR_INFAMY_VALUE,
+    STEAL_COST,
+    TARGET_CARDS,
+    TARGET_GEM_VALUE,
+    TO_PURSE_VALUE,
+)
 
 # Where the observation's parts start (and end, for the one-hot ones), as plain ints for numba;
 # per-seat parts are laid out relative seat by relative seat, seat 0 being the observer.
@@ -130,9 +129,8 @@ _CONVERT_FROM, _CONVERT_TO = np.array(
 
 def params(weights=None) -> np.ndarray:
     """The parameter vector: empty, the Thief's Market heuristic has no weights to replace
-    (``weights`` other than None raise :func:`agents.heuristic.make_heuristic`'s ValueError)."""
-    if weights is not None:
-        make_heuristic(_GAME_NAME, weights=weights)
+    (``weights`` other than None raise :func:`agents.profiles.check_weights`'s ValueError)."""
+    check_weights("thiefs_market", weights)
     return np.zeros(0)
 
 

@@ -1,1 +1,3 @@
-"""What agents know of Les Toits de Paris: its heuristic player and its rollout policy."""
+"""What agents know of Les Toits de Paris (the parts :mod:`agents.profiles` names): its
+heuristic player (with weights), the heuristic compiled, its rollout policy and the trainers'
+defaults."""

@@ -11,8 +11,6 @@ seeded games and checks that they agree at every position.
 import numba as nb
 import numpy as np
 
-from agents.compiled import best_with_ties_at_random
-from agents.toits_de_paris.heuristic import LAYOUT, WEIGHTS, load_weights
 from heist_envs.toits_de_paris.actions import (
     CONTINUE,
     DECLINE_JOKER,
@@ -41,6 +39,9 @@ from heist_envs.toits_de_paris.components import (
     WHITE,
 )
 from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
+
+from ..compiled import best_with_ties_at_random
+from .heuristic import LAYOUT, WEIGHTS, load_weights
 
 #: the parameter vector's entries: the heuristic's weights, in this order
 WEIGHT_NAMES = tuple(WEIGHTS)

@@ -1,4 +1,4 @@
-"""Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.rollouts`).
+"""Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.profiles`).
 
 Rollout policy (:func:`rollout_action`): the heuristic agent's strategy
 (:mod:`agents.toits_de_paris.heuristic`) in compiled code, read from the full state, with a
@@ -34,7 +34,6 @@ them), rollouts are cut after 10 moves, and every rollout, finished or not, is s
 import numba as nb
 import numpy as np
 
-from agents.toits_de_paris import heuristic as heuristic
 from heist_envs.core.playout import random_legal_action
 from heist_envs.toits_de_paris.actions import (
     CONTINUE,
@@ -76,6 +75,8 @@ from heist_envs.toits_de_paris.state import (
     THEFT,
     UNUSED,
 )
+
+from . import heuristic
 
 # The heuristic agent's weights (score points) as an array, in its table's order; the
 # policy functions take the array, so that a tuning run can play other weights.

@@ -51,11 +51,11 @@ def seats_table(game: Game) -> list[str]:
 
 def agents_table(game: Game) -> list[str]:
     """What each registry agent plays for ``game``, from the agents' own settings."""
-    from agents.heuristic import HEURISTICS
     from agents.ismcts import ISMCTSAgent
     from agents.ppo import POLICY_DIR, checkpoint_info
+    from agents.profiles import profile
 
-    heuristic = HEURISTICS[game.name]
+    heuristic = profile(game.name).heuristic
     search = ISMCTSAgent(game.name)
     settings = ", ".join(f"`{key}={value!r}`" for key, value in search.settings.items())
     rollouts = (

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.arena import TournamentResult, parse_entrant, tournament
-from agents.heuristic import WEIGHTED
+from agents.profiles import profile
 from agents.registry import ready_agent_names
 from agents.stats import Z95, wilson_interval
 from experiments.tools.demo import warm_up
@@ -65,8 +65,8 @@ def default_agents(simulations, game_names=()) -> list[str]:
     them)."""
     ismcts = [f"ismcts:simulations={n}" for n in simulations]
     guided = [f"ismcts:simulations={min(simulations)},prior=shipped"] if simulations else []
-    names = {heist_envs.get_game(name).name for name in game_names}
-    tuned = [TUNED_HEURISTIC] if names & set(WEIGHTED) else []
+    weighted = any(profile(heist_envs.get_game(name).name).weighted for name in game_names)
+    tuned = [TUNED_HEURISTIC] if weighted else []
     others = [n for n in ready_agent_names() if n not in [*BASE_AGENTS, "ismcts"]]
     return [*BASE_AGENTS, *ismcts, *guided, *tuned, *others]
 

@@ -1,7 +1,6 @@
 """Score a MaskablePPO checkpoint against chosen opponents (seat-rotated, batched).
 
-python -m experiments.train.evaluate CHECKPOINT --game art_robbery --games 1000 \
-    --opponents heuristic
+python -m experiments.train.evaluate CHECKPOINT --game GAME --games 1000 --opponents heuristic
 
 The default opponents are the game's heuristic agent: a win rate against random players says
 little about a policy's strength.

@@ -1,7 +1,7 @@
 """Train a MaskablePPO policy by imitating a teacher (the heuristic, or ISMCTS) with DAgger.
 
-    python -m experiments.train.imitation --game how_to_rob_a_bank --iterations 7 \\
-        --games-per-iteration 4000 --out runs/how_to_rob_a_bank_dagger
+    python -m experiments.train.imitation --game GAME --iterations 7 \\
+        --games-per-iteration 4000 --out runs/GAME_dagger
 
 DAgger (Ross, Gordon and Bagnell 2011) against the drift that sinks one-shot behaviour
 cloning: each iteration plays games in which the learner side (one side per game, the sides in
@@ -12,32 +12,31 @@ Iteration ``i`` lets the teacher choose with probability ``beta_i = beta ** i`` 
 decision (iteration 0 is plain behaviour cloning), so later iterations visit the states the
 student itself reaches and teach it to recover from its own mistakes.
 
-The teacher is the game's heuristic (:mod:`agents.heuristic`) unless ``--teacher`` names
-another agent as the arena does: ``--teacher ismcts:simulations=300`` distills a search (expert
-iteration's distillation step: the label is the set of moves its root visited most, from the
-learner's information set; with ``--soft-labels``, the share of the root's visits each move
-got, as AlphaZero trains its policy). Where the heuristic has a scoring function here
-(:data:`TEACHER_SCORES`), the label is the set of actions it ranks best (its ties are broken
-at random, so any of them is the teacher's move), else the action it plays. The student is
-the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train.sb3` builds it
-(``--net-arch`` and ``--activation`` aside: the defaults, two ReLU layers of 512, fit the
-heuristic far better than train.py's 128 tanh units), or ``--init``'s network, trained by
-cross-entropy on its masked logits: ``-log`` of the probability it gives the best set (or,
-with soft labels, the cross-entropy of the visit shares), with
-Adam, warm-started from the previous iteration. Decisions with one legal action are played but
-not stored. The value head stays untrained; a later PPO fine-tune would have to fit it.
-``--opponents heuristic`` seats the heuristic (unlabelled) at the other seats, the tables a
-policy meets when it is scored against the heuristic; ``--workers`` collects and labels games
-in several processes, which a search teacher needs (it labels ~150 decisions a second a core).
-After each iteration the student plays ``--eval-games`` seat-rotated games against
-``--eval-opponents`` (default: the heuristic), the learning curve.
+The teacher is the game's heuristic (:func:`agents.profiles.make_heuristic`) unless
+``--teacher`` names another agent as the arena does: ``--teacher ismcts:simulations=300``
+distills a search (expert iteration's distillation step: the label is the set of moves its root
+visited most, from the learner's information set; with ``--soft-labels``, the share of the
+root's visits each move got, as AlphaZero trains its policy). Where the game's training
+defaults give the heuristic's scoring function (``teacher_scores`` of
+:class:`agents.profiles.TrainingDefaults`), the label is the set of actions it ranks best (its
+ties are broken at random, so any of them is the teacher's move), else the action it plays. The
+student is the policy network of a ``MaskablePPO`` model built as :mod:`experiments.train.sb3`
+builds it (``--net-arch`` and ``--activation`` aside: the defaults, two ReLU layers of 512, fit
+the heuristic far better than the sb3 trainer's 128 tanh units), or ``--init``'s network, trained by
+cross-entropy on its masked logits: ``-log`` of the probability it gives the best set (or, with
+soft labels, the cross-entropy of the visit shares), with Adam, warm-started from the previous
+iteration. Decisions with one legal action are played but not stored. The value head stays
+untrained; a later PPO fine-tune would have to fit it. ``--opponents heuristic`` seats the
+heuristic (unlabelled) at the other seats, the tables a policy meets when it is scored against
+the heuristic; ``--workers`` collects and labels games in several processes, which a search
+teacher needs (it labels ~150 decisions a second a core). After each iteration the student
+plays ``--eval-games`` seat-rotated games against ``--eval-opponents`` (default: the
+heuristic), the learning curve.
 
 The data, not the fit, limits the student: a plain MLP on the one-hot observation matches
 93% of its training decisions but fewer of the new ones its own play reaches, so the defaults
-use many games per iteration. In How to Rob a Bank, 1000 games an iteration left the student's
-robbers at 8% wins after four iterations; 4000 lifted them to 34% by the third and 67% by the
-seventh (against random, 200 games each). Labelling costs about 0.2 ms a decision (the
-heuristic is Python); the default run labels ~1.8M decisions in ~28 CPU minutes.
+use many games per iteration (docs/training/research_log.md has the runs behind them).
+Labelling costs about 0.2 ms a decision with a Python heuristic teacher.
 
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
 win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
@@ -56,21 +55,18 @@ from pathlib import Path
 import numpy as np
 
 import heist_envs
-from agents.how_to_rob_a_bank import heuristic as how_to_rob_a_bank_heuristic
+from agents.base import InfoSet
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
+from agents.profiles import make_heuristic, profile
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
-from experiments.train.sb3 import GAME_DEFAULTS, PPO_SETTINGS, check_init
+from experiments.train.sb3 import PPO_SETTINGS, check_init
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
 
 #: Scores within this of the best count as ties (the heuristics break ties with noise < 1e-6).
 TIE = 1e-6
-
-
-#: game name -> ``(obs, mask) -> (legal actions, their scores)``, the heuristic's ranking.
-TEACHER_SCORES = {"how_to_rob_a_bank": how_to_rob_a_bank_heuristic.action_scores}
 
 
 class Teacher:
@@ -83,7 +79,8 @@ class Teacher:
 
         self.game = heist_envs.get_game(game_name)
         self.agent = parse_entrant(spec).build(self.game.name, seed, num_players)
-        self.scores = TEACHER_SCORES.get(self.game.name) if spec == "heuristic" else None
+        scores = profile(self.game.name).training.teacher_scores
+        self.scores = scores if spec == "heuristic" else None
         if soft and not hasattr(self.agent, "visit_counts"):
             raise ValueError(f"soft labels need a search teacher (ismcts:...), not {spec!r}")
         self.soft = soft
@@ -148,73 +145,106 @@ def collect(
     Returns ``(obs, masks, best, outcomes)``: the labelled decisions and, per side index,
     the learner's rewards in the games that ended.
     """
-    from agents.base import InfoSet
-    from agents.heuristic import make_heuristic
+    run = LabelledGames(game, num_players, teacher, student, beta, games, num_envs, seed, opponents)
+    while run.active.any():
+        run.step()
+    return run.result()
 
-    rng = np.random.default_rng(seed)
-    vg = VectorGames(game, num_envs, num_players)
-    vg.reset(seed=seed)
-    team_of_seat = np.array(game.teams(vg.num_players), np.int64)
-    side_team = np.unique(team_of_seat)
-    learner_side = np.arange(num_envs) % len(side_team)
-    started = num_envs
-    policy = PolicyOpponent(student, deterministic=True) if student is not None else None
-    noise = RandomOpponent(seed)
-    heuristic = AgentOpponent(make_heuristic(game.name, seed)) if opponents == "heuristic" else None
-    obs_out, mask_out, best_out = [], [], []
-    outcomes = {k: [] for k in range(len(side_team))}
-    active = np.ones(num_envs, np.bool_)
 
-    def label(i, mask):
+class LabelledGames:
+    """The games :func:`collect` plays (its arguments), one step of every game at a time."""
+
+    def __init__(self, game, num_players, teacher, student, beta, games, num_envs, seed, opponents):
+        self.game, self.teacher, self.beta, self.games = game, teacher, beta, games
+        self.opponents = opponents
+        self.rng = np.random.default_rng(seed)
+        self.vg = VectorGames(game, num_envs, num_players)
+        self.vg.reset(seed=seed)
+        self.team_of_seat = np.array(game.teams(self.vg.num_players), np.int64)
+        self.side_team = np.unique(self.team_of_seat)
+        self.learner_side = np.arange(num_envs) % len(self.side_team)
+        self.started = num_envs
+        self.policy = PolicyOpponent(student, deterministic=True) if student is not None else None
+        self.noise = RandomOpponent(seed)
+        self.heuristic = (
+            AgentOpponent(make_heuristic(game.name, seed)) if opponents == "heuristic" else None
+        )
+        self.obs_out, self.mask_out, self.best_out = [], [], []
+        self.outcomes = {k: [] for k in range(len(self.side_team))}
+        self.active = np.ones(num_envs, np.bool_)
+
+    def label(self, i, mask):
         """The teacher's best actions for game ``i``'s decision, stored when it has a choice."""
-        info_set = InfoSet(game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
-        best = teacher.best(vg.obs[i], mask, info_set)
+        vg = self.vg
+        info_set = InfoSet(self.game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
+        best = self.teacher.best(vg.obs[i], mask, info_set)
         if mask.sum() > 1:
-            obs_out.append(vg.obs[i].copy())
-            mask_out.append(mask.astype(np.bool_))
-            best_out.append(best)
+            self.obs_out.append(vg.obs[i].copy())
+            self.mask_out.append(mask.astype(np.bool_))
+            self.best_out.append(best)
         return best
 
-    while active.any():
-        actors = vg.actors.copy()
+    def step(self):
+        """One decision in every active game: the other seats', then the learner's."""
+        vg = self.vg
         masks = vg.masks
-        learner = active & (team_of_seat[actors] == side_team[learner_side])
-        actions = noise.act_batch(vg.obs, masks)
-        others = np.flatnonzero(active & ~learner)
-        if opponents == "teacher":
+        learner = self.active & (self.team_of_seat[vg.actors] == self.side_team[self.learner_side])
+        actions = self.noise.act_batch(vg.obs, masks)
+        self.play_others(actions, np.flatnonzero(self.active & ~learner), masks)
+        self.play_learners(actions, np.flatnonzero(learner), masks)
+        vg.step(actions, active=self.active)
+        self.end_games()
+
+    def play_others(self, actions, others, masks):
+        """Set the moves of the other seats: the teacher's (labelled), the heuristic's, or
+        the random ones already in ``actions``."""
+        if self.opponents == "teacher":
             for i in others:
-                best = label(i, masks[i])
-                actions[i] = rng.choice(np.flatnonzero(best == best.max()))
-        elif heuristic is not None and len(others):
-            actions[others] = heuristic.act_batch(vg.obs[others], masks[others])
-        rows = np.flatnonzero(learner)
-        if len(rows):
-            choice = masks[rows].sum(axis=1) > 1
-            teach = rng.random(len(rows)) < beta
-            if policy is not None and (~teach).any():
-                student_rows = rows[~teach]
-                actions[student_rows] = policy.act_batch(vg.obs[student_rows], masks[student_rows])
-            for j, i in enumerate(rows):
-                if not choice[j]:
-                    continue
-                best = label(i, masks[i])
-                if teach[j] or policy is None:
-                    actions[i] = rng.choice(np.flatnonzero(best == best.max()))
-        vg.step(actions, active=active)
-        ended = np.flatnonzero(active & (vg.terminated | vg.truncated))
-        for i in ended:
-            side = learner_side[i]
-            seat = int(np.flatnonzero(team_of_seat == side_team[side])[0])
-            outcomes[int(side)].append(float(vg.rewards[i, seat]))
-            if started < games:
-                learner_side[i] = started % len(side_team)
-                started += 1
+                best = self.label(i, masks[i])
+                actions[i] = self.rng.choice(np.flatnonzero(best == best.max()))
+        elif self.heuristic is not None and len(others):
+            actions[others] = self.heuristic.act_batch(self.vg.obs[others], masks[others])
+
+    def play_learners(self, actions, rows, masks):
+        """Label the learner's decisions with a choice and set its moves: the teacher's with
+        probability ``beta``, else the student's."""
+        if not len(rows):
+            return
+        choice = masks[rows].sum(axis=1) > 1
+        teach = self.rng.random(len(rows)) < self.beta
+        if self.policy is not None and (~teach).any():
+            student_rows = rows[~teach]
+            actions[student_rows] = self.policy.act_batch(
+                self.vg.obs[student_rows], masks[student_rows]
+            )
+        for j, i in enumerate(rows):
+            if not choice[j]:
+                continue
+            best = self.label(i, masks[i])
+            if teach[j] or self.policy is None:
+                actions[i] = self.rng.choice(np.flatnonzero(best == best.max()))
+
+    def end_games(self):
+        """Record the learner's reward in each game that ended, and start the next game in
+        its place while games are left to start."""
+        vg = self.vg
+        for i in np.flatnonzero(self.active & (vg.terminated | vg.truncated)):
+            side = self.learner_side[i]
+            seat = int(np.flatnonzero(self.team_of_seat == self.side_team[side])[0])
+            self.outcomes[int(side)].append(float(vg.rewards[i, seat]))
+            if self.started < self.games:
+                self.learner_side[i] = self.started % len(self.side_team)
+                self.started += 1
             else:
-                active[i] = False
-    if not obs_out:
-        empty = Dataset(game, teacher.soft)
-        return empty.obs, empty.masks, empty.best, outcomes
-    return np.stack(obs_out), np.stack(mask_out), np.stack(best_out), outcomes
+                self.active[i] = False
+
+    def result(self):
+        """``(obs, masks, best, outcomes)``, as :func:`collect` returns them."""
+        if not self.obs_out:
+            empty = Dataset(self.game, self.teacher.soft)
+            return empty.obs, empty.masks, empty.best, self.outcomes
+        stacked = (np.stack(self.obs_out), np.stack(self.mask_out), np.stack(self.best_out))
+        return (*stacked, self.outcomes)
 
 
 def imitation_loss(logits, best):
@@ -280,7 +310,7 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=GAME_DEFAULTS[game.name]["n_steps"],
+        n_steps=profile(game.name).training.n_steps,
         seed=seed,
         device="cpu",
         policy_kwargs=policy_kwargs,
@@ -408,128 +438,167 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None):
+def worker_pool(workers):
+    """A pool of ``workers`` processes that collect games, or None for one (this process)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    import torch
+    if workers == 1:
+        return None
+    return ProcessPoolExecutor(
+        workers, multiprocessing.get_context("fork"), initializer=_init_worker
+    )
 
-    from agents.ppo import load_policy, net_arch
+
+class DaggerRun:
+    """One imitation run of :func:`main`'s ``args``: the student, the decisions labelled so
+    far, the collecting processes and the clocks."""
+
+    def __init__(self, args):
+        from agents.ppo import load_policy
+
+        self.args = args
+        self.game = heist_envs.get_game(args.game)
+        self.init_policy = load_policy(args.init) if args.init else None
+        self.model = build_model(
+            self.game, args.players, args.net_arch, args.seed, args.activation, self.init_policy
+        )
+        self.policy = self.model.policy
+        self.data = Dataset(self.game, args.soft_labels)
+        self.optimizer = None
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        self.pool = worker_pool(args.workers)
+
+    def iteration(self, i):
+        """Collect and label games, refit the student on all the data, score it; returns its
+        row of ``dagger.csv``, the score (:func:`~experiments.train.evaluate.win_rate`) and a
+        line that reports them."""
+        args, game = self.args, self.game
+        beta = args.beta**i
+        student = self.policy if i or self.init_policy is not None else None
+        obs, masks, best, outcomes = collect_parallel(
+            self.pool,
+            args.workers,
+            game,
+            args.teacher,
+            args.games_per_iteration,
+            args.seed + 1_000_003 * (i + 1),
+            soft=args.soft_labels,
+            num_players=args.players,
+            student=student,
+            beta=beta,
+            num_envs=args.num_envs,
+            opponents=args.opponents,
+        )
+        self.data.extend(obs, masks, best)
+        self.optimizer, loss, accuracy = fit(
+            self.policy,
+            self.data,
+            args.epochs,
+            args.batch_size,
+            self.optimizer,
+            args.lr,
+            args.seed + i,
+        )
+        seed = args.seed + 7919 * (i + 1)
+        opponents = make_opponents(args.eval_opponents, game.name, seed, args.players)
+        result = win_rate(self.policy, game.name, args.players, opponents, args.eval_games, seed)
+        ended = [r for side in outcomes.values() for r in side]
+        row = {
+            "iteration": i,
+            "beta": round(beta, 4),
+            "games": args.games_per_iteration,
+            "new_decisions": len(obs),
+            "decisions": len(self.data),
+            "collect_win_rate": round(float(np.mean(np.array(ended) > 0)), 4),
+            "loss": round(loss, 4),
+            "accuracy": round(accuracy, 4),
+            "win_rate": round(result["win_rate"], 4),
+            "ci_low": round(result["ci_low"], 4),
+            "ci_high": round(result["ci_high"], 4),
+            "win_rate_by_side": " ".join(
+                f"{k}={v['win_rate']:.3f}" for k, v in result["by_side"].items()
+            ),
+            "elapsed_s": round(time.perf_counter() - self.wall, 1),
+            "cpu_s": round(time.process_time() - self.cpu, 1),
+        }
+        report = (
+            f"iteration {i} (beta {beta:.3f}): {len(self.data)} decisions, loss {loss:.3f}, "
+            f"accuracy {accuracy:.3f}; vs {args.eval_opponents} {row['win_rate']:.3f} "
+            f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] ({row['win_rate_by_side']}); "
+            f"{row['elapsed_s']:.0f} s"
+        )
+        return row, result, report
+
+    def save_final(self, result):
+        """Save ``final.zip`` with the run's metadata and report it; returns its path."""
+        from agents.ppo import net_arch
+
+        args = self.args
+        train_seconds = time.perf_counter() - self.wall
+        cpu_seconds = time.process_time() - self.cpu
+        path = save_checkpoint(
+            self.model,
+            args.out / "final",
+            self.game.name,
+            args.players,
+            method="dagger",
+            teacher=args.teacher,
+            soft_labels=args.soft_labels,
+            init=args.init,
+            opponents=args.opponents,
+            iterations=args.iterations,
+            games_per_iteration=args.games_per_iteration,
+            beta=args.beta,
+            epochs=args.epochs,
+            net_arch=net_arch(self.policy.state_dict()),
+            decisions=len(self.data),
+            workers=args.workers,
+            train_seconds=round(train_seconds, 1),
+            cpu_seconds=round(cpu_seconds, 1),
+            eval_opponents=args.eval_opponents,
+            win_rate=result,
+        )
+        print(
+            f"trained {args.iterations} iterations on {len(self.data)} decisions in "
+            f"{train_seconds:.0f} s ({cpu_seconds:.0f} s CPU in this process); saved {path}"
+        )
+        return path
+
+
+def main(argv=None):
+    import torch
 
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "dagger.csv"
-    game = heist_envs.get_game(args.game)
-    init_policy = load_policy(args.init) if args.init else None
-    model = build_model(game, args.players, args.net_arch, args.seed, args.activation, init_policy)
-    policy = model.policy
-    data = Dataset(game, args.soft_labels)
-    optimizer = None
-    wall, cpu = time.perf_counter(), time.process_time()
+    run = DaggerRun(args)
     result = None
-    pool = None
-    if args.workers > 1:
-        pool = ProcessPoolExecutor(
-            args.workers, multiprocessing.get_context("fork"), initializer=_init_worker
-        )
-    title = f"{game.name}, {args.players} players: imitating {args.teacher}"
     with log.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
         for i in range(args.iterations):
-            beta = args.beta**i
-            student = policy if i or init_policy is not None else None
-            obs, masks, best, outcomes = collect_parallel(
-                pool,
-                args.workers,
-                game,
-                args.teacher,
-                args.games_per_iteration,
-                args.seed + 1_000_003 * (i + 1),
-                soft=args.soft_labels,
-                num_players=args.players,
-                student=student,
-                beta=beta,
-                num_envs=args.num_envs,
-                opponents=args.opponents,
-            )
-            data.extend(obs, masks, best)
-            optimizer, loss, accuracy = fit(
-                policy, data, args.epochs, args.batch_size, optimizer, args.lr, args.seed + i
-            )
-            seed = args.seed + 7919 * (i + 1)
-            opponents = make_opponents(args.eval_opponents, game.name, seed, args.players)
-            result = win_rate(policy, game.name, args.players, opponents, args.eval_games, seed)
-            ended = [r for side in outcomes.values() for r in side]
-            row = {
-                "iteration": i,
-                "beta": round(beta, 4),
-                "games": args.games_per_iteration,
-                "new_decisions": len(obs),
-                "decisions": len(data),
-                "collect_win_rate": round(float(np.mean(np.array(ended) > 0)), 4),
-                "loss": round(loss, 4),
-                "accuracy": round(accuracy, 4),
-                "win_rate": round(result["win_rate"], 4),
-                "ci_low": round(result["ci_low"], 4),
-                "ci_high": round(result["ci_high"], 4),
-                "win_rate_by_side": " ".join(
-                    f"{k}={v['win_rate']:.3f}" for k, v in result["by_side"].items()
-                ),
-                "elapsed_s": round(time.perf_counter() - wall, 1),
-                "cpu_s": round(time.process_time() - cpu, 1),
-            }
+            row, result, report = run.iteration(i)
             writer.writerow(row)
             f.flush()
-            print(
-                f"iteration {i} (beta {beta:.3f}): {len(data)} decisions, loss {loss:.3f}, "
-                f"accuracy {accuracy:.3f}; vs {args.eval_opponents} {row['win_rate']:.3f} "
-                f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] ({row['win_rate_by_side']}); "
-                f"{row['elapsed_s']:.0f} s",
-                flush=True,
+            print(report, flush=True)
+            save_checkpoint(
+                run.model, args.out / "checkpoints" / f"iter_{i}", run.game.name, args.players
             )
-            save_checkpoint(model, args.out / "checkpoints" / f"iter_{i}", game.name, args.players)
-    if pool is not None:
-        pool.shutdown()
+    if run.pool is not None:
+        run.pool.shutdown()
     plot_learning_curve(
         log,
         args.out / "learning_curve.png",
-        title,
+        f"{run.game.name}, {args.players} players: imitating {args.teacher}",
         args.eval_opponents,
         "decisions",
         "labelled decisions",
     )
-    train_seconds = time.perf_counter() - wall
-    cpu_seconds = time.process_time() - cpu
-    path = save_checkpoint(
-        model,
-        args.out / "final",
-        game.name,
-        args.players,
-        method="dagger",
-        teacher=args.teacher,
-        soft_labels=args.soft_labels,
-        init=args.init,
-        opponents=args.opponents,
-        iterations=args.iterations,
-        games_per_iteration=args.games_per_iteration,
-        beta=args.beta,
-        epochs=args.epochs,
-        net_arch=net_arch(policy.state_dict()),
-        decisions=len(data),
-        workers=args.workers,
-        train_seconds=round(train_seconds, 1),
-        cpu_seconds=round(cpu_seconds, 1),
-        eval_opponents=args.eval_opponents,
-        win_rate=result,
-    )
-    print(
-        f"trained {args.iterations} iterations on {len(data)} decisions in {train_seconds:.0f} s "
-        f"({cpu_seconds:.0f} s CPU in this process); saved {path}"
-    )
-    return model, result
+    run.save_final(result)
+    return run.model, result
 
 
 if __name__ == "__main__":

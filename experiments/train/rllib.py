@@ -1,7 +1,7 @@
 """Self-play training on Ray RLlib: multi-agent PPO with action masking against a league.
 
-    heist train --backend rllib --game art_robbery --iterations 50 --out runs/rllib_art
-    heist train --backend rllib --game art_robbery --address HEAD_IP:6379 --env-runners 16 ...
+    heist train --backend rllib --game GAME --iterations 50 --out runs/rllib_GAME
+    heist train --backend rllib --game GAME --address HEAD_IP:6379 --env-runners 16 ...
 
 Without ``--address`` Ray starts on this machine; with it the run joins a running cluster
 (docs/distributed.md). Each episode one side learns (its seats play the trained policy) and
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import heist_envs
 
-#: the league's non-trained opponent: the game's heuristic agent (agents.heuristic)
+#: the league's non-trained opponent: the game's heuristic agent (agents.profiles)
 HEURISTIC = "heuristic"
 SNAPSHOT = re.compile(r"_it\d+$")  # a snapshot's module id ends in its iteration tag
 #: the least value of each integer flag (a pool of 0 snapshots: the league has none)

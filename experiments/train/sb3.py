@@ -1,8 +1,8 @@
 """Train a MaskablePPO policy for one game against an opponent pool, in stages, with periodic
 evaluation against the heuristic agent.
 
-    python -m experiments.train.sb3 --game art_robbery \
-        --opponents random,self:400000 heuristic,self:600000 --out runs/art_robbery
+    python -m experiments.train.sb3 --game GAME \
+        --opponents random,self:400000 heuristic,self:600000 --out runs/GAME
 
 Each ``--opponents`` item is one stage: the pool (agent specs such as ``heuristic`` or
 ``heuristic:weights=tuned``, and ``self`` for the policy's own recent snapshots) and its
@@ -20,13 +20,15 @@ frozen) against the first stage's pool: the first policy updates then follow rea
 advantages instead of noise.
 
 Writes to ``--out``: ``progress.csv`` (SB3's training log), ``eval.csv`` (win rate against
-``--eval-opponents``, default the heuristic, with its 95% interval at every evaluation),
+``--eval-opponents``, default the game's heuristic, with its 95% interval at every evaluation),
 ``checkpoints/``, ``final.zip`` (+ ``.json`` metadata: stages, seed, init, the last
 evaluation) and ``learning_curve.png``.
 
-``--shaping SCALE`` adds potential-based reward shaping with the game's potential from
-:mod:`experiments.train.shaping` (policy-invariant; the default is per game, 0 = off). Torch runs
-on ``--threads`` threads (default 1: the batched engine and the evaluations share the cores).
+The defaults of ``--timesteps``, ``--opponents`` and ``--shaping`` and the rollout length are
+the game's (``agents/<game>/training.py``, see :mod:`agents.profiles`). ``--shaping SCALE``
+adds potential-based reward shaping with the game's potential (:mod:`experiments.train.shaping`;
+policy-invariant; 0 = off). Torch runs on ``--threads`` threads (default 1: the batched engine
+and the evaluations share the cores).
 The commands that made the shipped policies, with their wall times, are in docs/training/index.md.
 """
 
@@ -41,6 +43,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.ppo import save_checkpoint
+from agents.profiles import profile
 from agents.registry import agent_names, split_specs
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
@@ -48,37 +51,6 @@ from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import PolicyOpponent
 
-#: Defaults per game (timesteps, rollout length, shaping scale); flags override them.
-GAME_DEFAULTS = {
-    "art_robbery": {
-        "timesteps": 400_000,
-        "n_steps": 32,
-        "shaping": 0.0,
-        "opponents": ["random,self:400000", "heuristic,self:600000"],
-    },
-    "toits_de_paris": {
-        "timesteps": 400_000,
-        "n_steps": 32,
-        "shaping": 0.0,
-        "opponents": ["random,self:400000", "heuristic,self:400000"],
-    },
-    # The robbers' team reward is too sparse to learn from (random robbers steal 0.013 bags
-    # a game): shaping rewards their progress toward the target (experiments.train.shaping).
-    # Even so PPO from scratch teaches its robbers nothing; the shipped policy for this game
-    # starts from an imitation of the heuristic (experiments.train.imitation, then --init).
-    "how_to_rob_a_bank": {
-        "timesteps": 400_000,
-        "n_steps": 32,
-        "shaping": 1.0,
-        "opponents": ["heuristic,self"],
-    },
-    "thiefs_market": {
-        "timesteps": 600_000,
-        "n_steps": 64,
-        "shaping": 0.0,
-        "opponents": ["random,self:600000", "heuristic,self:600000"],
-    },
-}
 PPO_SETTINGS = {"batch_size": 1024, "learning_rate": 3e-4, "ent_coef": 0.01, "gamma": 0.995}
 NET_ARCH = [128, 128]
 
@@ -175,7 +147,8 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
     return result
 
 
-def parse_args(argv):
+def make_parser():
+    """The trainer's flags; those whose default depends on the game default to None here."""
     parser = argparse.ArgumentParser(prog="heist train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
@@ -211,14 +184,15 @@ def parse_args(argv):
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument(
         "--eval-opponents",
-        default="heuristic",
-        help="comma-separated agent specs the evaluations seat the policy against",
+        default=None,
+        help="comma-separated agent specs the evaluations seat the policy against "
+        "(default: heuristic, or random for a game without one)",
     )
     parser.add_argument(
         "--shaping",
         type=float,
         default=None,
-        help="scale of the game's shaping potential (experiments.train.shaping); 0 turns it off; "
+        help="scale of the game's shaping potential (agents/<game>/shaping.py); 0 turns it off; "
         "default: per game",
     )
     parser.add_argument(
@@ -235,19 +209,29 @@ def parse_args(argv):
     )
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>)")
+    return parser
+
+
+def parse_args(argv):
+    """The flags, with the game's defaults (:class:`agents.profiles.TrainingDefaults`) where
+    they are not given, and ``stages``: the parsed ``--opponents``."""
+    parser = make_parser()
     args = parser.parse_args(argv)
     game = heist_envs.get_game(args.game)
     args.game = game.name
     args.players = game.check_players(args.players)
-    defaults = GAME_DEFAULTS[game.name]
-    args.timesteps = args.timesteps or defaults["timesteps"]
+    game_profile = profile(game.name)
+    defaults = game_profile.training
+    args.timesteps = args.timesteps or defaults.timesteps
+    if args.eval_opponents is None:
+        args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     try:
-        args.stages = parse_stages(args.opponents or defaults["opponents"], args.timesteps)
+        args.stages = parse_stages(args.opponents or defaults.opponents, args.timesteps)
         check_opponents(args, game.name)
     except ValueError as error:
         parser.error(str(error))
-    args.n_steps = defaults["n_steps"]
-    args.shaping = defaults["shaping"] if args.shaping is None else args.shaping
+    args.n_steps = defaults.n_steps
+    args.shaping = defaults.shaping if args.shaping is None else args.shaping
     args.out = Path(args.out or f"runs/{game.name}")
     if args.init:
         try:

@@ -1,20 +1,19 @@
-"""Learn Les Toits de Paris's heuristic weights by CMA-ES against a table of heuristics.
+"""Learn a heuristic's weights by CMA-ES against a table of heuristics.
 
-The heuristic agent (``agents.toits_de_paris.heuristic``) values its moves with a table of
-weights (``WEIGHTS``: what a card's potential, a reserve draw, a bell's risk are worth, how
-much better revealing on must be than stopping). This run searches that table with CMA-ES
-(the ``cma`` package): each candidate plays one seat of ``--games`` games at each player
-count in ``--counts``, heuristics with the ``--opponents`` table the other seats (default:
-the hand-set table, where the search also starts), in the compiled form the search's
-rollouts use (``agents.toits_de_paris.rollout.policy_action``, the same valuation read from
-the state); its fitness is its mean win share over the fair share, averaged over
-the counts, on seeds that every candidate of a generation shares. After each generation the
-mean of the search distribution is scored the same way on one fixed set of seeds (the
-learning curve). Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped
-one is ``weights=tuned``) and the curve as a PNG.
+A heuristic with weights values its moves with a table of them (``WEIGHTS`` in
+``agents/<game>/heuristic.py``; :mod:`agents.profiles` lists what such a game provides). This
+run searches that table with CMA-ES (the ``cma`` package): each candidate plays one seat of
+``--games`` games at each player count in ``--counts``, heuristics with the ``--opponents``
+table the other seats (default: the hand-set table, where the search also starts), in the
+compiled form (the game's rollout module's ``policy_action``, the same valuation read from
+the state); its fitness is its mean win share over the fair share, averaged over the counts,
+on seeds that every candidate of a generation shares. After each generation the mean of the
+search distribution is scored the same way on one fixed set of seeds (the learning curve).
+Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped one, the default
+``--out``, is ``weights=tuned``) and the curve as a PNG.
 
-    python -m experiments.train.weights --generations 30 --seed 0
-    heist train --method weights --game toits_de_paris  # the same
+    python -m experiments.train.weights --game GAME --generations 30 --seed 0
+    heist train --method weights --game GAME  # the same
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import json
 import shlex
 import sys
 import time
+from functools import cache
 from pathlib import Path
 
 import cma
@@ -31,51 +31,90 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from agents.heuristic import WEIGHTED
-from agents.toits_de_paris import rollout as policy
-from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, load_weights
+from agents.profiles import profile, weighted_games
 from heist_envs.core.game import RUNNING
 
-GAME = heist_envs.get_game("toits_de_paris")
-legal_mask, apply, returns = GAME.legal_mask, GAME.apply, GAME.returns
 #: CMA-ES steps in units of each weight's scale: its hand-set size, at least this.
 MIN_SCALE = 0.3
 EVAL_SEED = 999_000_000  # the learning curve's fixed games
 
 
-@nb.njit
-def seat_return(state, weights, seed):
-    """Play one game to the end, each seat with its row of ``weights``; -> per-seat returns."""
-    np.random.seed(seed)
-    s = state[0]
-    mask = np.zeros(policy.NUM_ACTIONS, np.int8)
-    while s.status == RUNNING:
-        legal_mask(s, mask)
-        apply(s, policy.policy_action(s, mask, weights[s.actor]))
-    out = np.zeros(s.num_players, np.float32)
-    returns(s, out)
-    return out
+class WeightedHeuristic:
+    """What the search needs of a game whose heuristic has weights: the hand-set table, where
+    the learned one ships, how a table is read, and a compiled player of one seat's row of
+    weights that plays one game to the end (:meth:`seat_returns`)."""
+
+    def __init__(self, game_name):
+        game_profile = profile(game_name)
+        self.game = heist_envs.get_game(game_name)
+        heuristic, rollout = game_profile.heuristic_module, game_profile.rollout
+        if not game_profile.weighted or not hasattr(rollout, "policy_action"):
+            raise ValueError(
+                f"the {self.game.name} heuristic has no weights to tune (a table WEIGHTS in "
+                f"agents/{self.game.name}/heuristic.py and a compiled policy_action in its "
+                f"rollout.py); games with weights: {', '.join(weighted_games())}"
+            )
+        self.hand_set, self.tuned_path = heuristic.WEIGHTS, heuristic.TUNED_WEIGHTS
+        self.load_weights = heuristic.load_weights
+        self.seat_returns = compiled_seat_returns(self.game.name)
+
+    def vector(self, table) -> np.ndarray:
+        """A table of weights as the compiled policy takes it: float64, in ``WEIGHTS`` order."""
+        return np.array([table[name] for name in self.hand_set])
+
+    def table(self, vector) -> dict:
+        """A vector of weights as the table a file holds (rounded to 4 decimals)."""
+        return {name: round(float(v), 4) for name, v in zip(self.hand_set, vector, strict=True)}
 
 
-def relative_share(candidate, opponents, num_players, games, seed) -> float:
+@cache
+def compiled_seat_returns(game_name):
+    """A compiled ``seat_returns(state, weights, seed)`` for the game (built once per
+    process): play one game to the end, each seat with its row of ``weights`` for the rollout
+    module's ``policy_action`` (numba's ``np.random`` seeded with ``seed``); -> per-seat
+    returns."""
+    game = heist_envs.get_game(game_name)
+    legal_mask, apply, returns = game.legal_mask, game.apply, game.returns
+    policy_action, num_actions = profile(game_name).rollout.policy_action, game.num_actions
+
+    @nb.njit
+    def seat_returns(state, weights, seed):
+        np.random.seed(seed)
+        s = state[0]
+        mask = np.zeros(num_actions, np.int8)
+        while s.status == RUNNING:
+            legal_mask(s, mask)
+            apply(s, policy_action(s, mask, weights[s.actor]))
+        out = np.zeros(s.num_players, np.float32)
+        returns(s, out)
+        return out
+
+    return seat_returns
+
+
+def relative_share(heuristic, candidate, opponents, num_players, games, seed) -> float:
     """``candidate``'s mean return in one seat of ``games`` games (seats rotated) against
     the ``opponents`` weights at the other seats, over the fair share (1: as strong as them)."""
+    game = heuristic.game
     weights = np.tile(opponents, (num_players, 1))
     total = 0.0
     for k in range(games):
         seat = k % num_players
         weights[:] = opponents
         weights[seat] = candidate
-        state = GAME.new_state(num_players, seed=seed + k)
-        total += seat_return(GAME.kernel_view(state), weights, seed + k)[seat]
+        state = game.new_state(num_players, seed=seed + k)
+        total += heuristic.seat_returns(game.kernel_view(state), weights, seed + k)[seat]
     return float(total / games * num_players)
 
 
-def fitness(candidate, opponents, counts, games, seed) -> list[float]:
-    return [relative_share(candidate, opponents, n, games, seed + 10_000_000 * n) for n in counts]
+def fitness(heuristic, candidate, opponents, counts, games, seed) -> list[float]:
+    return [
+        relative_share(heuristic, candidate, opponents, n, games, seed + 10_000_000 * n)
+        for n in counts
+    ]
 
 
-def plot_curve(curve, counts, opponents, path):
+def plot_curve(curve, counts, opponents, title, path):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -88,17 +127,24 @@ def plot_curve(curve, counts, opponents, path):
     ax.axhline(1.0, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("CMA-ES generation")
     ax.set_ylabel("win share / fair share")
-    ax.set_title(f"Les Toits de Paris: learned weights against the {opponents} heuristic")
+    ax.set_title(f"{title}: learned weights against the {opponents} heuristic")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def main(argv=None):
+def parse_args(argv):
+    """The flags, checked, with ``heuristic`` (the game's :class:`WeightedHeuristic`) and
+    ``table`` (the opponents' weights) added."""
+    games = weighted_games()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--game", choices=WEIGHTED, default=GAME.name, help="a game whose heuristic has weights"
+        "--game",
+        choices=games,
+        default=next(iter(games), None),
+        required=not games,
+        help="a game whose heuristic has weights (default: the first)",
     )
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=12)
@@ -112,24 +158,36 @@ def main(argv=None):
         help="the weights the other seats play, where the search starts: hand-set (default), "
         "tuned (the shipped table) or a file this command wrote",
     )
-    parser.add_argument("--out", type=Path, default=TUNED_WEIGHTS)
     parser.add_argument(
-        "--curve", type=Path, default=Path("docs/learning_curves/toits_de_paris_tuned.png")
+        "--out", type=Path, default=None, help="default: the shipped table (weights=tuned)"
+    )
+    parser.add_argument(
+        "--curve", type=Path, default=None, help="default: docs/learning_curves/<game>_tuned.png"
     )
     args = parser.parse_args(argv)
+    args.heuristic = WeightedHeuristic(args.game)
     for n in args.counts:
         try:
-            GAME.check_players(n)
+            args.heuristic.game.check_players(n)
         except ValueError as error:
             parser.error(str(error))
     if min(args.generations, args.population, args.games, args.eval_games) < 1:
         parser.error("generations, population, games and eval-games must be at least 1")
     try:
-        table = load_weights(None if args.opponents == "hand-set" else args.opponents)
+        args.table = args.heuristic.load_weights(
+            None if args.opponents == "hand-set" else args.opponents
+        )
     except ValueError as error:
         parser.error(str(error))
-    opponents = np.array([table[name] for name in policy.WEIGHT_NAMES])
+    args.out = args.out or args.heuristic.tuned_path
+    args.curve = args.curve or Path(f"docs/learning_curves/{args.game}_tuned.png")
+    return args
 
+
+def search(args):
+    """Run CMA-ES from the opponents' table; returns the last mean and the learning curve."""
+    heuristic = args.heuristic
+    opponents = heuristic.vector(args.table)
     scale = np.maximum(np.abs(opponents), MIN_SCALE)
     es = cma.CMAEvolutionStrategy(
         np.zeros(len(scale)),
@@ -144,12 +202,16 @@ def main(argv=None):
         es.tell(
             candidates,
             [
-                -np.mean(fitness(opponents + x * scale, opponents, args.counts, args.games, seed))
+                -np.mean(
+                    fitness(
+                        heuristic, opponents + x * scale, opponents, args.counts, args.games, seed
+                    )
+                )
                 for x in candidates
             ],
         )
         mean = opponents + es.mean * scale
-        share = fitness(mean, opponents, args.counts, args.eval_games, EVAL_SEED)
+        share = fitness(heuristic, mean, opponents, args.counts, args.eval_games, EVAL_SEED)
         curve.append({"generation": generation + 1, "share": share})
         print(
             f"generation {generation + 1}: "
@@ -157,13 +219,19 @@ def main(argv=None):
             + f" ({time.time() - start:.0f} s)",
             flush=True,
         )
+    return mean, curve
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    heuristic = args.heuristic
+    start = time.time()
+    mean, curve = search(args)
     record = {
-        "game": GAME.name,
-        "weights": {
-            name: round(float(v), 4) for name, v in zip(policy.WEIGHT_NAMES, mean, strict=True)
-        },
-        "hand_set": WEIGHTS,
-        "opponents": {"name": args.opponents, "weights": table},
+        "game": heuristic.game.name,
+        "weights": heuristic.table(mean),
+        "hand_set": heuristic.hand_set,
+        "opponents": {"name": args.opponents, "weights": args.table},
         "counts": args.counts,
         "command": "python -m experiments.train.weights "
         + shlex.join(sys.argv[1:] if argv is None else argv),
@@ -173,7 +241,7 @@ def main(argv=None):
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     args.curve.parent.mkdir(parents=True, exist_ok=True)
-    plot_curve(curve, args.counts, args.opponents, args.curve)
+    plot_curve(curve, args.counts, args.opponents, heuristic.game.title, args.curve)
     print(f"wrote {args.out} and {args.curve}")
 
 

@@ -1,7 +1,6 @@
 """The compiled policies' random numbers are numpy's default generator, draw for draw, and a
 game's compiled heuristic is found by name."""
 
-import sys
 import types
 
 import numba as nb
@@ -15,6 +14,7 @@ from agents.compiled import (
     next_uint64,
     rng_state,
 )
+from agents.profiles import profile
 from experiments.train.evaluate import make_opponents
 from heist_envs.core.single_agent import AgentOpponent, CompiledOpponent
 
@@ -51,7 +51,7 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
         return np.array([1.0, 2.0])
 
     module = types.SimpleNamespace(act=lowest_legal, params=params)
-    monkeypatch.setitem(sys.modules, "agents.toits_de_paris.compiled", module)
+    monkeypatch.setattr(profile("toits_de_paris"), "compiled", module)
     opponent = compiled_heuristic("toits_de_paris_v0", "tuned", seed=3)
     assert isinstance(opponent, CompiledOpponent) and opponent.act is lowest_legal
     assert asked == ["tuned"] and opponent.params.tolist() == [1.0, 2.0] and opponent.seed == 3
@@ -61,7 +61,7 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
 
 
 def test_without_a_compiled_heuristic_the_python_one_plays(monkeypatch):
-    monkeypatch.setitem(sys.modules, "agents.art_robbery.compiled", None)  # not importable
+    monkeypatch.setattr(profile("art_robbery"), "compiled", None)  # a game without one
     assert compiled_heuristic("art_robbery") is None
     (opponent,) = make_opponents("heuristic", "art_robbery", seed=2)
     assert isinstance(opponent, AgentOpponent) and opponent.name == "heuristic"

@@ -8,7 +8,7 @@ import pytest
 
 import heist_envs
 from agents.compiled import rng_state
-from agents.heuristic import make_heuristic
+from agents.profiles import make_heuristic
 
 #: positions compared per game, over its player counts (the slow run: 10,000)
 POSITIONS = 2_000

@@ -12,7 +12,7 @@ import pytest
 
 from agents.arena import play, rotations, seat_agents
 from agents.base import RandomAgent
-from agents.heuristic import HEURISTICS, make_heuristic
+from agents.profiles import heuristic_games, make_heuristic, profile
 from agents.registry import make_agent
 from heist_envs.registry import game_names, get_game
 from tests.conftest import game_player_counts
@@ -77,11 +77,11 @@ def wilson(wins, games, z=1.96):
 
 
 def test_one_heuristic_per_game():
-    assert sorted(HEURISTICS) == game_names()
+    assert heuristic_games() == game_names()
     for name in game_names():
-        assert isinstance(make_heuristic(name), HEURISTICS[name])
-        assert isinstance(make_agent("heuristic", name, seed=3), HEURISTICS[name])
-    assert isinstance(make_heuristic("art_robbery_v0"), HEURISTICS["art_robbery"])
+        assert isinstance(make_heuristic(name), profile(name).heuristic)
+        assert isinstance(make_agent("heuristic", name, seed=3), profile(name).heuristic)
+    assert isinstance(make_heuristic("art_robbery_v0"), profile("art_robbery").heuristic)
 
 
 def test_unknown_game_lists_the_games():
@@ -100,7 +100,7 @@ def test_only_legal_actions(game_name, num_players):
         checked = [CheckedAgent(a) for a in agents]
         result = play(game_name, checked, num_players, seed=100 + i)
         assert not result.truncated
-        heuristic = HEURISTICS[game_name]
+        heuristic = profile(game_name).heuristic
         assert sum(c.decisions for c in checked if isinstance(c.agent, heuristic)) > 0
 
 

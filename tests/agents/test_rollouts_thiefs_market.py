@@ -8,7 +8,7 @@ import heist_envs
 from agents.arena import play
 from agents.base import RandomAgent
 from agents.ismcts import ISMCTSAgent
-from agents.rollouts import rollout_module
+from agents.profiles import profile
 from agents.thiefs_market.rollout import SEARCH_DEFAULTS, evaluate, rollout_action
 from heist_envs.core.game import RUNNING
 from heist_envs.core.playout import random_legal_action
@@ -84,7 +84,7 @@ def _root(num_players, seed):
 
 
 def test_the_agent_finds_the_module_and_its_defaults():
-    module = rollout_module("thiefs_market")
+    module = profile("thiefs_market").rollout
     assert module is not None and module.rollout_action is rollout_action
     agent = ISMCTSAgent("thiefs_market")
     assert agent.rollout == "policy"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import heist_envs
-from agents.heuristic import make_heuristic
+from agents.profiles import make_heuristic
 from agents.registry import make_agent
 from agents.toits_de_paris import rollout as tdp
 from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent

@@ -11,8 +11,8 @@ import torch  # noqa: E402
 
 import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
-from agents.heuristic import make_heuristic  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
+from agents.profiles import make_heuristic  # noqa: E402
 from experiments.train import imitation  # noqa: E402
 from heist_envs.core.vector import VectorGames  # noqa: E402
 

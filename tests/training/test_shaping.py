@@ -6,6 +6,8 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 import heist_envs  # noqa: E402
+from agents.how_to_rob_a_bank import shaping as bank_shaping  # noqa: E402
+from agents.profiles import profile  # noqa: E402
 from experiments.train import sb3 as train  # noqa: E402
 from experiments.train import shaping  # noqa: E402
 from heist_envs.core.sb3_vec import SelfPlayVecEnv  # noqa: E402
@@ -40,7 +42,7 @@ class StolenPotential:
     so random games change it many times per episode."""
 
     def __call__(self, states, seats):
-        base = shaping.bank_potential(states, seats, carried_weight=0.5)
+        base = bank_shaping.potential(states, seats, carried_weight=0.5)
         return base + 0.1 * states["round_num"] * np.where(seats == 0, -1, 1)
 
 
@@ -77,7 +79,7 @@ def test_bank_potential_counts_stolen_and_carried_bags_and_is_zero_sum():
     games.reset(seed=0)
     s = games.states
     robbers, bank = np.array([1, 3]), np.array([0, 0])
-    assert (shaping.bank_potential(s, robbers) == 0).all()
+    assert (bank_shaping.potential(s, robbers) == 0).all()
     s["bag_where"][0, :3] = [STOLEN, STOLEN, CARRIED]
     s["bag_at"][0, 2] = 1  # carried by robber 1 (red)
     s["stolen"][0] = 2
@@ -87,13 +89,13 @@ def test_bank_potential_counts_stolen_and_carried_bags_and_is_zero_sum():
     s["robber_room"][0, 1] = 5  # next to the vehicle: closeness 1
     s["robber_room"][1, 0] = 3  # two rooms away: closeness 1/2
     target = s["target"][0]
-    near = shaping.BANK_NEAR_WEIGHT
-    carried = shaping.BANK_CARRIED_WEIGHT
+    near = bank_shaping.NEAR_WEIGHT
+    carried = bank_shaping.CARRIED_WEIGHT
     expected = np.array([2 + carried + near, carried + near / 2], np.float32) / target
-    assert shaping.bank_potential(s, robbers) == pytest.approx(expected)
-    assert shaping.bank_potential(s, bank) == pytest.approx(-expected)
-    assert shaping.bank_potential(s, np.array([2, 0])) == pytest.approx([expected[0], -expected[1]])
-    flat = shaping.bank_potential(s, robbers, carried_weight=0.5, near_weight=0)
+    assert bank_shaping.potential(s, robbers) == pytest.approx(expected)
+    assert bank_shaping.potential(s, bank) == pytest.approx(-expected)
+    assert bank_shaping.potential(s, np.array([2, 0])) == pytest.approx([expected[0], -expected[1]])
+    flat = bank_shaping.potential(s, robbers, carried_weight=0.5, near_weight=0)
     assert flat == pytest.approx(np.array([2.5, 0.5]) / target)
 
 
@@ -106,12 +108,12 @@ def test_scaled_potential_and_unknown_games():
     games.states["stolen"][0] = 1
     seats = np.array([1])
     doubled = shaping.scaled_potential(BANK, 2.0)(games.states, seats)
-    assert doubled == pytest.approx(2 * shaping.bank_potential(games.states, seats))
+    assert doubled == pytest.approx(2 * bank_shaping.potential(games.states, seats))
 
 
 def test_shaping_flag_reaches_the_env():
     args = train.parse_args(["--game", BANK, "--n-envs", "2"])
-    assert args.shaping == train.GAME_DEFAULTS[BANK]["shaping"] > 0
+    assert args.shaping == profile(BANK).training.shaping > 0
     env = train.make_env(heist_envs.get_game(BANK), args, [])
     assert env.shaping is not None and env.shaping_gamma == train.PPO_SETTINGS["gamma"]
     off = train.parse_args(["--game", BANK, "--shaping", "0", "--n-envs", "2"])
