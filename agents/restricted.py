@@ -1,6 +1,6 @@
 """Restricted play: an agent that may not use some actions (Jaffe et al., AIIDE 2012).
 
-Forbid action ids, action kinds (each game's ``ACTION_KINDS`` table, e.g. ``"play the Greedy
+Forbid action ids, action kinds (each game's ``Game.action_kinds``, e.g. ``"play the Greedy
 Thief"``) or, through a rule that reads the observation, actions that depend on the position
 (``rule(observation) -> ids``, e.g. "never reveal a 4th card"). The wrapped agent chooses
 among what is left; when a restriction would forbid every legal action, the decision is played
@@ -13,19 +13,16 @@ unrestricted (a player cannot pass where the rules give no pass) and counted in
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 import heist_envs
-from heist_envs.registry import GAME_MODULES
 
 
-def action_kinds(game_name: str) -> dict[str, range]:
+def action_kinds(game_name: str) -> Mapping[str, Sequence[int]]:
     """The game's action kinds: kind name -> its action ids (every id in exactly one kind)."""
-    game = heist_envs.get_game(game_name)
-    return importlib.import_module(f"{GAME_MODULES[game.name]}.actions").ACTION_KINDS
+    return heist_envs.get_game(game_name).action_kinds
 
 
 def kind_of_action(game_name: str) -> list[str]:

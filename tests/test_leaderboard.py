@@ -23,7 +23,6 @@ QUICK_AGENTS = {
     "random", "heuristic", "ismcts:simulations=10", "ismcts:simulations=50",
     "ismcts:simulations=10,prior=shipped", "ppo",
 }  # fmt: skip
-SIDES = {"art_robbery": 4, "how_to_rob_a_bank": 2}
 
 
 def read_csv(path):
@@ -80,7 +79,8 @@ def test_intervals_hold_the_rates_and_decision_rates_are_measured(quick):
         assert number(r["decisions_per_second"]) > 0 and int(r["decisions"]) > 0
         if r["side"] == "all":
             assert number(r["rating_low"]) < number(r["mu"]) < number(r["rating_high"])
-            sides = SIDES[r["game"]]  # each agent holds one of them in sides/6 of the games
+            # each agent holds one of the sides in sides/6 of the games
+            sides = len(get_game(r["game"]).side_seats(int(r["players"])))
             assert int(r["games"]) == int(r["table_games"]) * sides // 6
         else:
             assert r["mu"] == ""

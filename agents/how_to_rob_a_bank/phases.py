@@ -22,7 +22,6 @@ from agents.how_to_rob_a_bank.rollout import PRIOR_ALONE_PHASES
 from agents.stats import wilson_interval
 
 GAME = "how_to_rob_a_bank"
-SIDES = ("bank", "robbers")
 
 
 class PhaseSplit:
@@ -46,20 +45,22 @@ def side_win_rate(plan, rob, side, games, seed, num_players=4) -> tuple[int, int
     """Wins of ``side`` (played by ``plan``/``rob`` specs) against the heuristic, and games."""
     plan_entrant, rob_entrant = parse_entrant(plan), parse_entrant(rob)
     heuristic = parse_entrant("heuristic")
+    game = heist_envs.get_game(GAME)
+    team = game.side_names.index(side)
+    teams = game.teams(num_players)
     wins = 0
     for game_seed in range(seed, seed + games):
         seats = []
-        for seat in range(num_players):
+        for seat in range(game.num_seats(num_players)):
             agent_seed = game_seed * 10 + seat
-            if (seat == 0) == (side == "bank"):
+            if teams[seat] == team:
                 plan_agent = plan_entrant.build(GAME, agent_seed, num_players)
                 rob_agent = rob_entrant.build(GAME, agent_seed + 5, num_players)
                 seats.append(PhaseSplit(plan_agent, rob_agent))
             else:
                 seats.append(heuristic.build(GAME, agent_seed, num_players))
         result = play(GAME, seats, num_players=num_players, seed=game_seed)
-        bank_won = result.rewards[0] > 0
-        wins += bank_won == (side == "bank")
+        wins += result.rewards[teams.index(team)] > 0
     return wins, games
 
 
@@ -69,7 +70,7 @@ def main(argv=None):
     )
     parser.add_argument("--plan", default="heuristic", help="agent for setup and planning")
     parser.add_argument("--rob", default="heuristic", help="agent for the Rob phase")
-    parser.add_argument("--side", default="robbers", choices=SIDES)
+    parser.add_argument("--side", default="robbers", choices=heist_envs.get_game(GAME).side_names)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--players", type=int, default=4)

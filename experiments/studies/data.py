@@ -4,10 +4,10 @@
 
 - ``decisions``: one row per decision: ``game``, ``decision`` (its index in the game),
   ``seat``, ``agent``, ``phase``, ``legal_actions`` (how many were legal), ``action``,
-  ``action_name``, ``action_kind`` (the game's ``ACTION_KINDS``), the game's own columns
-  (:mod:`experiments.studies.games`: e.g. ``raid`` in Art Robbery, ``revealed`` in Les Toits de
-  Paris) and, where the game has a running score, ``score_k`` for every seat k (the score seat
-  k would have if the game ended at that decision);
+  ``action_name``, ``action_kind`` (the game's ``action_kinds``), the game's own columns
+  (its ``study``, :class:`~heist_envs.core.study.GameStudy`: e.g. ``raid`` in Art Robbery,
+  ``revealed`` in Les Toits de Paris) and, where the game has a running score, ``score_k``
+  for every seat k (the score seat k would have if the game ended at that decision);
 - ``games``: one row per game: ``game``, ``seed`` (replays it with the decisions' actions),
   ``options`` (JSON), ``players``, ``agent_k``, ``decisions``, ``rounds``, ``terminated``,
   ``truncated``, ``reward_k``, ``won_k``, ``winning_sides``, ``shared_win``, and every numeric
@@ -38,7 +38,7 @@ from tqdm import tqdm
 import heist_envs
 from agents.arena import agent_seed, as_entrant, rotations, run_game, seat_agents, side_seats
 from agents.restricted import kind_of_action
-from experiments.studies.games import STUDIES, score_states
+from experiments.studies.games import score_states
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.playout import random_legal_actions
 from heist_envs.core.vector import VectorGames
@@ -294,7 +294,7 @@ def _play_batched(game, num_players, games, seed, bar):
 
 def _decision_columns(game, states, actions) -> dict[str, np.ndarray]:
     """The state-derived columns of decisions taken in ``states`` (a plain record array)."""
-    study = STUDIES[game.name]
+    study = game.study
     states = states.view(game.state_dtype, np.ndarray)
     columns = {"phase": states[study.phase].astype(np.int64), "action": actions}
     for name, column in study.columns.items():
@@ -314,7 +314,7 @@ def _concat(frames) -> dict[str, np.ndarray]:
 
 
 def _tables(game, num_players, options, columns, finals) -> GameData:
-    study = STUDIES[game.name]
+    study = game.study
     decisions = pd.DataFrame(columns)
     labels = {f.index: f.agents for f in finals}
     decisions["agent"] = [
@@ -349,7 +349,7 @@ def _game_row(game, study, sides, options_json, num_players, final: _Final) -> d
         "options": options_json,
         "players": num_players,
         "decisions": final.decisions,
-        "rounds": study.rounds(final.record),
+        "rounds": study.game_rounds(final.record, final.decisions),
         "terminated": not final.truncated,
         "truncated": final.truncated,
     }

@@ -21,11 +21,8 @@ from pathlib import Path
 import numpy as np
 
 import heist_envs
-from agents.arena import side_seats
-from agents.restricted import action_kinds
 from agents.stats import mean_interval, wilson_interval
 from experiments.studies.data import GameData, play_games, write_whole
-from experiments.studies.games import STUDIES
 
 
 def metrics(
@@ -56,7 +53,7 @@ def spread(values) -> dict:
 def lead_changes(data: GameData) -> np.ndarray | None:
     """Per game: how often the sole leader in running score changed (ties lead nobody), over
     every decision and the final scores; None for a game without a running score."""
-    if STUDIES[data.game].score is None:
+    if heist_envs.get_game(data.game).study.score is None:
         return None
     seats = data.num_seats
     columns = [f"score_{k}" for k in range(seats)]
@@ -89,7 +86,7 @@ def game_metrics(data: GameData) -> dict:
     frame, decisions = data.games, data.decisions
     names = game.agent_names(data.num_players)
     side_rates = []
-    for seats in side_seats(game, data.num_players):
+    for seats in game.side_seats(data.num_players):
         wins = int(frame[f"won_{seats[0]}"].sum())
         low, high = wilson_interval(wins, len(frame))
         side_rates.append(
@@ -124,7 +121,7 @@ def game_metrics(data: GameData) -> dict:
         "games": len(frame),
         "decisions": spread(frame["decisions"]),
         "rounds": spread(frame["rounds"]),
-        "rounds_counted_as": STUDIES[data.game].rounds_doc,
+        "rounds_counted_as": game.study.rounds_doc,
         "branching": {
             "mean": float(decisions["legal_actions"].mean()),
             "max": int(decisions["legal_actions"].max()),
@@ -137,7 +134,7 @@ def game_metrics(data: GameData) -> dict:
         "no_winner_rate": float((frame["winning_sides"] == 0).mean()),
         "truncation_rate": float(frame["truncated"].mean()),
         "lead_changes": None if leads is None else spread(leads),
-        "action_kind_rate": {kind: float(kinds.get(kind, 0.0)) for kind in action_kinds(data.game)},
+        "action_kind_rate": {kind: float(kinds.get(kind, 0.0)) for kind in game.action_kinds},
     }
 
 

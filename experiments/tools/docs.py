@@ -4,14 +4,13 @@
     python -m experiments.tools.docs --check  # exit 1 if a committed page is out of date
 
 A page holds the game's description, how to play it and how to read its text render (written
-in ``docs/rules/<game>.md``), its components (card and tile tables generated from the game's
-``components`` data), players and seats, options, the full action table, the observation
+in ``docs/rules/<game>.md``), its components (card and tile tables from the game's
+``component_tables``), players and seats, options, the full action table, the observation
 layout, the baseline agents' settings for the game, and the rule decisions, kept in
 ``docs/decisions/<game>.md`` (edit the written parts there, then regenerate).
 """
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
@@ -94,102 +93,12 @@ def rules(game: Game, root: Path) -> str:
     return (root / "rules" / f"{game.name}.md").read_text().strip()
 
 
-def components_module(game: Game):
-    return importlib.import_module(f"heist_envs.{game.name}.components")
-
-
-def art_robbery_components(data) -> list[str]:
-    lines = ["Cards (one deck for the whole game):", ""]
-    lines += table(
-        ["card", "count"],
-        [(name, int(n)) for name, n in zip(data.CARD_NAMES, data.CARD_COUNTS, strict=True)],
-    )
-    lines += ["", "Loot tokens of each raid, with their alibi dots:", ""]
-    values = [
-        "Boss (5)" if k == data.BOSS_SLOT else int(v) for k, v in enumerate(data.TOKEN_VALUES)
-    ]
-    lines += table(
-        ["token", *map(str, values)],
-        [
-            [f"alibis, raid {r + 1} ({name})", *map(int, data.TOKEN_ALIBIS[r])]
-            for r, name in enumerate(data.RAID_NAMES)
-        ],
-    )
-    return lines
-
-
-def toits_de_paris_components(data) -> list[str]:
-    kinds: dict[tuple, int] = {}
-    for row in data.COLOUR_CARDS:
-        kinds[row] = kinds.get(row, 0) + 1
-    fields = data.CARD_FIELDS[1:]
-    lines = [f"Each colour ({', '.join(data.COLOUR_NAMES)}) has the same 18 cards:", ""]
-    lines += table(
-        ["kind", "cards", *fields],
-        [(f"`{row[0]}`", count, *row[1:]) for row, count in kinds.items()],
-    )
-    lines += ["", "Reward tokens, one high and two low per category:", ""]
-    lines += table(
-        ["category", "high", "low"],
-        [
-            (name, int(high), int(low))
-            for name, high, low in zip(
-                data.TOKEN_SET_NAMES, data.TOKEN_HIGH, data.TOKEN_LOW, strict=True
-            )
-        ],
-    )
-    return lines
-
-
-def how_to_rob_a_bank_components(data) -> list[str]:
-    lines = ["Room tiles (nine in play; a thick wall's side as printed, before any turn):", ""]
-    rows = []
-    for t, name in enumerate(data.TILE_NAMES):
-        symbols = ["mask"] * data.TILE_MASK[t] + ["alarm"] * data.TILE_ALARM[t]
-        symbols += ["bag"] * data.TILE_BAGS[t] + ["guard badge"] * data.TILE_BADGES[t]
-        wall = data.TILE_WALL[t]
-        counts = [label for i, label in enumerate(("2-3", "4")) if data.TILE_IN_PLAY[i, t]]
-        rows.append(
-            (
-                f"`{name}`",
-                ", ".join(symbols) or "nothing",
-                data.DIRECTION_NAMES[wall] if wall >= 0 else "none",
-                " and ".join(counts) + " players",
-            )
-        )
-    lines += table(["tile", "symbols", "thick wall", "in play at"], rows)
-    for side, (who, seat) in enumerate((("The bank's", 0), ("Each robber's", 1))):
-        lines += ["", f"{who} deck of 15 cards:", ""]
-        rows = []
-        for t, name in enumerate(data.CARD_NAMES[side]):
-            slots = [data.SLOT_KIND_NAMES[k] for k in data.CARD_SLOTS[side, t] if k >= 0]
-            rows.append((name, " + ".join(slots), int(data.DECK_COUNTS[seat, t])))
-        lines += table(["card", "actions", "in the deck"], rows)
-    return lines
-
-
-def thiefs_market_components(data) -> list[str]:
-    lines = [
-        f"The {data.NUM_CARDS} market cards (costs in gems: `G` green, `W` white, `B` blue, "
-        "`R` red; each card exists once, Treasure Map twice):",
-        "",
-    ]
-    lines += table(
-        ["id", "deck", "card", "cost", "icons", "effect"],
-        [
-            (card.id, card.deck, card.name, card.cost, card.icons, data.effect_text(card))
-            for card in data.CARD_TABLE
-        ],
-    )
-    return lines
-
-
-COMPONENT_TABLES = {
-    "art_robbery": art_robbery_components,
-    "toits_de_paris": toits_de_paris_components,
-    "how_to_rob_a_bank": how_to_rob_a_bank_components,
-    "thiefs_market": thiefs_market_components,
-}
+def components_text(game: Game) -> list[str]:
+    """The game's component tables (``Game.component_tables``), each under its caption."""
+    lines = []
+    for caption, header, rows in game.component_tables():
+        lines += ([""] if lines else []) + [caption, "", *table(header, rows)]
+    return lines or ["None listed."]
 
 
 def page(game: Game, root: Path = DOCS) -> str:
@@ -213,7 +122,7 @@ def page(game: Game, root: Path = DOCS) -> str:
         "## Components",
         "",
     ]
-    lines += COMPONENT_TABLES[game.name](components_module(game))
+    lines += components_text(game)
     lines += [
         "",
         "## Players and seats",

@@ -37,8 +37,6 @@ from experiments.tools.demo import warm_up
 BASE_AGENTS = ["random", "heuristic"]
 #: The heuristic with learned weights, where a game's heuristic has them (the others sit out).
 TUNED_HEURISTIC = "heuristic:weights=tuned"
-#: Names of the sides of games whose sides play different roles, in side order.
-SIDE_NAMES = {"how_to_rob_a_bank": ["bank", "robbers"]}
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,7 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
 
 def side_names(result: TournamentResult) -> list[str] | None:
     """The names of the sides, for games whose sides play different roles; else None."""
-    return SIDE_NAMES.get(result.game)
+    return list(heist_envs.get_game(result.game).side_names) or None
 
 
 def held_sides(record, index, side=None) -> list[int]:

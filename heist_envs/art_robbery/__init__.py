@@ -22,12 +22,7 @@ from heist_envs.core.breakdown import breakdown, listed, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
-from .actions import NUM_ACTIONS, action_name
 from .components import CARD_COUNTS, NUM_CARD_TYPES, NUM_CARDS, TWO_PLAYER_ALIBI_PENALTY
-from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
-from .render import render
-from .state import STATE_DTYPE
-from .validity import validate
 
 MAX_TURNS_LIMIT = np.iinfo(np.int32).max
 
@@ -116,30 +111,4 @@ def score_breakdown(s):
     return breakdown(s, columns, winners, text)
 
 
-GAME = Game(
-    name="art_robbery",
-    title="Art Robbery",
-    version=0,
-    min_players=2,
-    max_players=5,
-    default_players=4,
-    num_actions=NUM_ACTIONS,
-    obs_size=OBS_SIZE,
-    obs_dtype=OBS_DTYPE,
-    state_dtype=STATE_DTYPE,
-    layout=LAYOUT,
-    options=OPTIONS,
-    init=rules.init,
-    legal_mask=rules.legal_mask,
-    apply=rules.apply,
-    observe=observe,
-    returns=rules.returns,
-    determinize=rules.determinize,
-    setup=setup,
-    action_name=action_name,
-    render=render,
-    scores=scores,
-    score_breakdown=score_breakdown,
-    validate=validate,
-    description=__doc__,
-)
+GAME = Game.from_package(__name__, title="Art Robbery", default_players=4)

@@ -5,6 +5,8 @@ Replace a table here to use real component data; the rules read only these array
 
 import numpy as np
 
+from heist_envs.core.game import ComponentTable
+
 NUM_PLAYERS_MIN, NUM_PLAYERS_MAX = 2, 5
 HAND_SIZE = 5
 NUM_RAIDS = 4
@@ -74,3 +76,23 @@ def check_components():
 
 
 check_components()
+
+
+def component_tables() -> list[ComponentTable]:
+    """The cards and the loot tokens, for the docs page."""
+    values = ["Boss (5)" if k == BOSS_SLOT else int(v) for k, v in enumerate(TOKEN_VALUES)]
+    return [
+        ComponentTable(
+            "Cards (one deck for the whole game):",
+            ["card", "count"],
+            [(name, int(n)) for name, n in zip(CARD_NAMES, CARD_COUNTS, strict=True)],
+        ),
+        ComponentTable(
+            "Loot tokens of each raid, with their alibi dots:",
+            ["token", *map(str, values)],
+            [
+                [f"alibis, raid {r + 1} ({name})", *map(int, TOKEN_ALIBIS[r])]
+                for r, name in enumerate(RAID_NAMES)
+            ],
+        ),
+    ]

@@ -1,5 +1,5 @@
-"""Art Robbery as text: the table from one seat's view (others' hands hidden) or the
-spectator's (``seat=None``: every hand shown)."""
+"""Art Robbery as text: the table from one seat's view (others' hands hidden, as in the
+table view) or the spectator's (``seat=None``: every hand shown)."""
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from .components import (
 )
 from .rules import final_scores
 from .state import BOX, CENTRE, GAME_OVER, NOBODY, PHASE_NAMES
+from .table_view import sees_hand
 
 SHORT_CARD = ("0", "1", "2", "3", "4", "5", "Boss", "Dog", "Greedy")
 
@@ -70,7 +71,7 @@ def render(s, seat=None):
                 if s.token_loc[r, i] == p and (r < raid or raid == NUM_RAIDS):
                     value += int(TOKEN_VALUES[i])
                     alibis += int(TOKEN_ALIBIS[r, i])
-        shown = seat is None or seat == p
+        shown = sees_hand(seat, p)
         hand = hand_text(s.hands[p]) if shown else f"{int(s.hands[p].sum())} hidden cards"
         who = f"player {p}" + (" (you)" if seat == p else "")
         marker = ">" if p == s.actor else " "

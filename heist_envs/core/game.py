@@ -8,14 +8,17 @@ whether the game is over without calling into the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
+from typing import NamedTuple
 
 import numpy as np
 from numba.core import config
 
 from heist_envs.core.errors import InvalidStateError
+from heist_envs.core.study import NO_STUDY, GameStudy
 
 #: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
 HEADER_FIELDS = [
@@ -41,6 +44,21 @@ class Option:
 
     default: object
     doc: str
+
+
+class ComponentTable(NamedTuple):
+    """One table of a game's components for its docs page: a caption, the column names and
+    the rows (a value a column)."""
+
+    caption: str
+    header: Sequence[str]
+    rows: Sequence[Sequence]
+
+
+def text_table_view(render, s, seat=None) -> dict:
+    """The web table of a game without a view of its own: its text render from ``seat``'s
+    view, which shows that seat only what it may see."""
+    return {"text": render(s, seat)}
 
 
 @dataclass(frozen=True)
@@ -72,6 +90,23 @@ class Game:
     - ``validate(s)``: raise :class:`InvalidStateError` unless every field of ``s`` lies in
       its range and the fields agree with each other as in a game of the rules (the header
       fields are already checked); see :meth:`check_state`.
+
+    What describes the game to the floors above, each with a default for a game without it:
+
+    - ``side_names``: the names of the sides, in team order, where the sides play different
+      roles (How to Rob a Bank: the bank against the robbers); empty where every seat plays
+      the same role, each on its own side or its team's (:meth:`side_seats`).
+    - ``action_kinds``: kind name -> its action ids, every id in exactly one kind, for studies
+      and for restricting agents (default: one kind per distinct ``action_name``).
+    - ``study``: what the studies read from the states (:class:`GameStudy`; default
+      :data:`~heist_envs.core.study.NO_STUDY`).
+    - ``component_tables()``: the components as :class:`ComponentTable` rows for the docs
+      (default: none).
+    - ``table_view(s, seat=None)``: the table as JSON-ready data for the web, holding only
+      what ``seat`` may see (None: the spectator, who sees everything); default: the text
+      render from that view (:func:`text_table_view`).
+
+    :meth:`from_package` builds a game from the standard modules of its folder.
     """
 
     name: str
@@ -108,6 +143,93 @@ class Game:
     information: str = "imperfect"
     chance: bool = True
     description: str = ""
+    side_names: tuple[str, ...] = ()
+    action_kinds: Mapping[str, Sequence[int]] | None = None
+    study: GameStudy = NO_STUDY
+    component_tables: Callable[[], list[ComponentTable]] = field(default=lambda: [])
+    table_view: Callable | None = None
+
+    def __post_init__(self):
+        """Fill in the default action kinds and table view, and check the sides and kinds."""
+        if self.action_kinds is None:
+            kinds: dict[str, list[int]] = {}
+            for a in range(self.num_actions):
+                kinds.setdefault(self.action_name(a), []).append(a)
+            object.__setattr__(self, "action_kinds", kinds)
+        self.check_action_kinds()
+        if self.table_view is None:
+            object.__setattr__(self, "table_view", partial(text_table_view, self.render))
+        for n in range(self.min_players, self.max_players + 1):
+            teams = sorted(set(self.teams(n)))
+            if self.side_names and teams != list(range(len(self.side_names))):
+                raise ValueError(
+                    f"{self.name}: side_names {list(self.side_names)} name the teams "
+                    f"0 to {len(self.side_names) - 1}, but {n} players make teams {teams}"
+                )
+
+    def check_action_kinds(self) -> None:
+        """A ValueError unless the action kinds hold every action id exactly once."""
+        ids = sorted(int(a) for kind in self.action_kinds.values() for a in kind)
+        if ids != list(range(self.num_actions)):
+            raise ValueError(
+                f"{self.name}: action_kinds must hold every action id 0 to "
+                f"{self.num_actions - 1} exactly once; they hold {ids}"
+            )
+
+    @classmethod
+    def from_package(cls, package: str, **metadata) -> Game:
+        """The game that the folder ``package`` (``heist_envs.art_robbery``) describes, read
+        from the names its modules define; the package's ``__init__`` calls it last, with
+        ``__name__``.
+
+        - the package itself: ``setup``, ``scores``, ``score_breakdown``; optionally
+          ``OPTIONS``, ``agent_names`` and ``teams``; its docstring is the description;
+        - ``rules``: ``init``, ``legal_mask``, ``apply``, ``returns``, ``determinize``;
+        - ``state``: ``STATE_DTYPE``; ``observation``: ``observe``, ``LAYOUT``, ``OBS_SIZE``,
+          ``OBS_DTYPE``; ``actions``: ``NUM_ACTIONS``, ``action_name``, optionally
+          ``ACTION_KINDS``; ``render``: ``render``; ``validity``: ``validate``;
+        - optionally ``components``: ``NUM_PLAYERS_MIN``, ``NUM_PLAYERS_MAX`` (the player
+          counts) and ``component_tables``; ``study.STUDY``; ``table_view.table_view``.
+
+        ``metadata`` gives what only the game's author can say: ``title``,
+        ``default_players``, and where they apply ``side_names``, ``obs_limit``, ``version``
+        (default 0), ...; it overrides what the modules say. The name is the package's last
+        part.
+        """
+        parts = GamePackage(package)
+        fields = {
+            "name": package.rpartition(".")[2],
+            "version": 0,
+            "description": parts.package.__doc__ or "",
+            "options": parts.optional("", "OPTIONS", {}),
+            "setup": parts.required("", "setup"),
+            "scores": parts.required("", "scores"),
+            "score_breakdown": parts.required("", "score_breakdown"),
+            "state_dtype": parts.required("state", "STATE_DTYPE"),
+            "observe": parts.required("observation", "observe"),
+            "layout": parts.required("observation", "LAYOUT"),
+            "obs_size": parts.required("observation", "OBS_SIZE"),
+            "obs_dtype": parts.required("observation", "OBS_DTYPE"),
+            "num_actions": parts.required("actions", "NUM_ACTIONS"),
+            "action_name": parts.required("actions", "action_name"),
+            "render": parts.required("render", "render"),
+            "validate": parts.required("validity", "validate"),
+        }
+        for name in ("init", "legal_mask", "apply", "returns", "determinize"):
+            fields[name] = parts.required("rules", name)
+        optional = {
+            "min_players": parts.optional("components", "NUM_PLAYERS_MIN"),
+            "max_players": parts.optional("components", "NUM_PLAYERS_MAX"),
+            "agent_names": parts.optional("", "agent_names"),
+            "teams": parts.optional("", "teams"),
+            "action_kinds": parts.optional("actions", "ACTION_KINDS"),
+            "component_tables": parts.optional("components", "component_tables"),
+            "study": parts.optional("study", "STUDY"),
+            "table_view": parts.optional("table_view", "table_view"),
+        }
+        fields.update({key: value for key, value in optional.items() if value is not None})
+        fields.update(metadata)
+        return cls(**fields)
 
     def kernel_view(self, state):
         """The view of a 1-element state array that the compiled entry points take.
@@ -125,6 +247,12 @@ class Game:
         from heist_envs.core.compiled import build_entry_points
 
         return build_entry_points(self)
+
+    def side_seats(self, num_players: int) -> list[list[int]]:
+        """The seats of each side, in team order: one seat per side, or a team's seats
+        (``teams``)."""
+        teams = self.teams(num_players)
+        return [[k for k, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
 
     def num_seats(self, num_players: int) -> int:
         """How many agents (seats) a game of ``num_players`` has; a player may hold more
@@ -229,6 +357,38 @@ class Game:
     def new_states(self, n: int) -> np.recarray:
         """An empty batch of ``n`` records, for the batched engine."""
         return np.zeros(n, self.state_dtype).view(np.recarray)
+
+
+class GamePackage:
+    """The modules of a game's folder, for :meth:`Game.from_package`: each name it must
+    define, or a clear error naming the module and the name."""
+
+    def __init__(self, package: str):
+        self.name = package
+        self.package = importlib.import_module(package)  # being initialised: its names so far
+
+    def module(self, part: str):
+        """The package's module ``part`` ("": the package itself), or None if it has none
+        (an import error inside the module is raised)."""
+        if not part:
+            return self.package
+        name = f"{self.name}.{part}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            return None
+
+    def optional(self, part: str, name: str, default=None):
+        return getattr(self.module(part), name, default)
+
+    def required(self, part: str, name: str):
+        value = self.optional(part, name)
+        if value is None:
+            where = f"{self.name}.{part}" if part else self.name
+            raise ValueError(f"game package {self.name}: {where} must define {name}")
+        return value
 
 
 def plain(value):

@@ -29,7 +29,6 @@ from heist_envs.core.breakdown import breakdown, part
 from heist_envs.core.game import Game, Option
 
 from . import rules
-from .actions import NUM_ACTIONS, action_name
 from .components import (
     DECK_COUNTS,
     HAND_SIZE,
@@ -38,13 +37,13 @@ from .components import (
     N_ROOMS,
     NUM_ROUNDS,
     ROBBER_COLOURS,
+    ROBBERS,
+    SIDE_NAMES,
     TILE_IN_PLAY,
     TILE_NAMES,
+    side_of,
 )
-from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
-from .render import render
-from .state import BANK_WINS, NO_WINNER, STATE_DTYPE, STOLEN
-from .validity import validate
+from .state import BANK_WINS, NO_WINNER, STOLEN
 
 OPTIONS = {
     "tile_layouts": Option(
@@ -70,7 +69,7 @@ def agent_names(num_players):
 
 def teams(num_players):
     """The bank is one side (team 0); every robber is on the other (team 1)."""
-    return [0] + [1] * (len(agent_names(num_players)) - 1)
+    return [side_of(p) for p in range(len(agent_names(num_players)))]
 
 
 def check_tile_layouts(layouts, num_players):
@@ -152,7 +151,7 @@ def scores(s):
     out = np.zeros(max(seats, int(s.num_players)), np.float32)
     rules.returns(s, out)
     stolen = int((s.bag_where == STOLEN).sum())
-    winner = {NO_WINNER: "none", BANK_WINS: "bank"}.get(int(s.winner), "robbers")
+    winner = "none" if s.winner == NO_WINNER else SIDE_NAMES[s.winner]
     return {
         "return": out.tolist(),
         "stolen": [stolen] * seats,
@@ -181,40 +180,14 @@ def score_breakdown(s):
             f"end of round {NUM_ROUNDS}."
         )
     columns = [
-        part("side", ["bank" if side == 0 else "robbers" for side in sides]),
+        part("side", [SIDE_NAMES[side] for side in sides]),
         part("bags stolen", [stolen] * len(names), "bags the robbers drove away"),
         part("target", [target] * len(names), "4 bags at 2-3 players, 5 at 4"),
     ]
-    winners = [p for p, side in enumerate(sides) if (side == 1) == robbers_won]
+    winners = [p for p, side in enumerate(sides) if (side == ROBBERS) == robbers_won]
     return breakdown(s, columns, winners, text)
 
 
-GAME = Game(
-    name="how_to_rob_a_bank",
-    title="How to Rob a Bank",
-    version=0,
-    min_players=2,
-    max_players=4,
-    default_players=4,
-    num_actions=NUM_ACTIONS,
-    obs_size=OBS_SIZE,
-    obs_dtype=OBS_DTYPE,
-    state_dtype=STATE_DTYPE,
-    layout=LAYOUT,
-    options=OPTIONS,
-    init=rules.init,
-    legal_mask=rules.legal_mask,
-    apply=rules.apply,
-    observe=observe,
-    returns=rules.returns,
-    determinize=rules.determinize,
-    setup=setup,
-    action_name=action_name,
-    render=render,
-    scores=scores,
-    score_breakdown=score_breakdown,
-    validate=validate,
-    agent_names=agent_names,
-    teams=teams,
-    description=__doc__,
+GAME = Game.from_package(
+    __name__, title="How to Rob a Bank", default_players=4, side_names=SIDE_NAMES
 )

@@ -7,6 +7,8 @@ break the rulebook's totals (15 cards a deck, 10 tiles with 9 in play, 7 bags, .
 
 import numpy as np
 
+from heist_envs.core.game import ComponentTable
+
 NUM_PLAYERS_MIN, NUM_PLAYERS_MAX = 2, 4
 MAX_SEATS = 4  # bank + 3 robbers
 MAX_ROBBERS = 3
@@ -110,6 +112,14 @@ SLOT_MANDATORY = np.array([1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0], np.int8)  # D13
 SLOT_SIDE = np.array([1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0], np.int8)  # 0 bank, 1 robbers
 
 BANK, ROBBERS = 0, 1  # sides; CARD_SLOTS and the names are indexed by side
+SIDE_NAMES = ("bank", "robbers")  # the teams of Game.teams, in side order
+
+
+def side_of(seat):
+    """The side of a seat: the bank's seat 0, or the robbers'."""
+    return BANK if seat == 0 else ROBBERS
+
+
 N_CARD_TYPES = 8  # per side (PLAN_0..PLAN_7)
 MAX_SLOTS = 3
 CARD_NAMES = (
@@ -241,7 +251,7 @@ def check_components(
         counts = np.asarray(deck_counts[seat])
         require((counts >= 0).all(), f"seat {seat}'s deck has a negative count")
         require(counts.sum() == DECK_SIZE, f"seat {seat}'s deck has {DECK_SIZE} cards")
-        side = BANK if seat == 0 else ROBBERS
+        side = side_of(seat)
         for t in range(N_CARD_TYPES):
             if counts[t]:
                 require(
@@ -273,3 +283,37 @@ VEHICLE_CANDIDATES = np.array(
     np.int8,
 )
 STREET_CORNERS = np.array([street_corner(SPACE_ROOM, c) for c in CORNER_ROOMS], np.int8)
+
+
+def component_tables() -> list[ComponentTable]:
+    """The room tiles and each side's deck, for the docs page."""
+    rows = []
+    for t, name in enumerate(TILE_NAMES):
+        symbols = ["mask"] * TILE_MASK[t] + ["alarm"] * TILE_ALARM[t]
+        symbols += ["bag"] * TILE_BAGS[t] + ["guard badge"] * TILE_BADGES[t]
+        wall = TILE_WALL[t]
+        counts = [label for i, label in enumerate(("2-3", "4")) if TILE_IN_PLAY[i, t]]
+        rows.append(
+            (
+                f"`{name}`",
+                ", ".join(symbols) or "nothing",
+                DIRECTION_NAMES[wall] if wall >= 0 else "none",
+                " and ".join(counts) + " players",
+            )
+        )
+    tables = [
+        ComponentTable(
+            "Room tiles (nine in play; a thick wall's side as printed, before any turn):",
+            ["tile", "symbols", "thick wall", "in play at"],
+            rows,
+        )
+    ]
+    for side, (who, seat) in enumerate((("The bank's", 0), ("Each robber's", 1))):
+        rows = []
+        for t, name in enumerate(CARD_NAMES[side]):
+            slots = [SLOT_KIND_NAMES[k] for k in CARD_SLOTS[side, t] if k >= 0]
+            rows.append((name, " + ".join(slots), int(DECK_COUNTS[seat, t])))
+        tables.append(
+            ComponentTable(f"{who} deck of 15 cards:", ["card", "actions", "in the deck"], rows)
+        )
+    return tables

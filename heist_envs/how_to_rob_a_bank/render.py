@@ -15,6 +15,8 @@ from .components import (
     N_ROOMS,
     NUM_CYCLES,
     NUM_ROUNDS,
+    ROBBER_COLOURS,
+    SIDE_NAMES,
     SLOT_KIND_NAMES,
     SPACE_ROOM,
     SPACE_SIDE,
@@ -27,8 +29,10 @@ from .components import (
     N,
     S,
     W,
+    side_of,
 )
 from .state import ALARM_NAMES, CARRIED, FLOOR, GAME_OVER, ON_LOCKED, PHASE_NAMES, ROB, STOLEN
+from .table_view import sees_hand
 
 CELL = 16  # characters inside a room
 MARGIN = 10  # room for the west street labels
@@ -36,7 +40,7 @@ ROBBER_LETTERS = "YRV"  # yellow, red, green (V for vert: G names guards)
 
 
 def seat_names(s):
-    return ["bank"] + [f"robber_{c}" for c in ("yellow", "red", "green")[: int(s.n_robbers)]]
+    return ["bank"] + [f"robber_{c}" for c in ROBBER_COLOURS[: int(s.n_robbers)]]
 
 
 def tile_text(s, room):
@@ -119,10 +123,6 @@ def board_lines(s):
     return lines
 
 
-def side_of(seat):
-    return 0 if seat == 0 else 1
-
-
 def hand_text(s, p):
     side = side_of(p)
     return ", ".join(
@@ -144,9 +144,8 @@ def card_lines(s, seat):
     names = seat_names(s)
     lines = ["cards (this round's stack, first played first; (played)):"]
     for p in range(int(s.n_seats)):
-        visible = seat is None or side_of(seat) == side_of(p)
         size = int(s.hand[p].sum())
-        hand = hand_text(s, p) if visible else f"{size} hidden cards" * (size > 0)
+        hand = hand_text(s, p) if sees_hand(seat, p) else f"{size} hidden cards" * (size > 0)
         pool = int(s.hand[p].sum() + s.aside[p].sum())
         marker = ">" if p == s.actor else " "
         you = " (you)" if seat == p else ""
@@ -171,8 +170,7 @@ def render(s, seat=None):
     stolen = int((s.bag_where == STOLEN).sum())
     supply = int((s.bag_where == 0).sum())
     if s.phase == GAME_OVER:
-        winner = "the bank" if s.winner == 0 else "the robbers"
-        head = f"How to Rob a Bank: game over, {winner} won"
+        head = f"How to Rob a Bank: game over, the {SIDE_NAMES[s.winner]} won"
     else:
         cycle = f", cycle {int(s.cycle) + 1}/{NUM_CYCLES}" if s.phase == ROB else ""
         head = (

@@ -5,6 +5,7 @@ import numpy as np
 from heist_envs.core.game import state_dtype
 
 from .components import (
+    BANK,
     MAX_GUARDS,
     MAX_ROBBERS,
     MAX_SEATS,
@@ -14,6 +15,7 @@ from .components import (
     NUM_BAGS,
     NUM_CYCLES,
     NUM_ROUNDS,
+    ROBBERS,
 )
 
 # Phases (spec 7.1).
@@ -36,8 +38,8 @@ SUPPLY, FLOOR, CARRIED, STOLEN = 0, 1, 2, 3
 ON_UNLOCKED, ON_LOCKED, RINGING = 0, 1, 2
 ALARM_NAMES = ("on, unlocked", "on, locked", "ringing")
 
-# Winner.
-NO_WINNER, BANK_WINS, ROBBERS_WIN = -1, 0, 1
+# Winner: the winning side.
+NO_WINNER, BANK_WINS, ROBBERS_WIN = -1, BANK, ROBBERS
 
 STACK_SIZE = NUM_ROUNDS * NUM_CYCLES  # every card a seat plans over the game, in order
 

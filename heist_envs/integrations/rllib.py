@@ -12,8 +12,9 @@ mask. Instead of raising, :class:`HeistMultiAgentEnv` ends the episode there as 
 the offender's side gets -1, every other seat 0 (the game was not played out, so nobody won
 it). Masked policies never forfeit.
 
-Policies: the symmetric games share one policy (``"main"``) between every seat; How to Rob a
-Bank has one per side (``"bank"``, and ``"robbers"`` shared by every robber).
+Policies: the symmetric games share one policy (``"main"``) between every seat; a game whose
+sides play different roles (``Game.side_names``) has one per side, named after it and shared
+by the side's seats (How to Rob a Bank: ``"bank"``, and ``"robbers"`` for every robber).
 """
 
 from __future__ import annotations
@@ -27,16 +28,13 @@ from heist_envs.core.game import Game
 
 #: the policy every seat shares in a symmetric game
 SHARED_POLICY = "main"
-#: game name -> policy of each side (indexed by ``Game.teams``) in the asymmetric games
-SIDE_POLICIES = {"how_to_rob_a_bank": ("bank", "robbers")}
 
 
 def seat_policies(game: Game, num_players: int) -> list[str]:
     """The trained policy that plays each seat."""
-    sides = SIDE_POLICIES.get(game.name)
-    if sides is None:
+    if not game.side_names:
         return [SHARED_POLICY] * game.num_seats(num_players)
-    return [sides[team] for team in game.teams(num_players)]
+    return [game.side_names[team] for team in game.teams(num_players)]
 
 
 def trained_policies(game: Game, num_players: int) -> list[str]:
@@ -47,7 +45,7 @@ def trained_policies(game: Game, num_players: int) -> list[str]:
 def observing_seat(game: Game, observation) -> int | None:
     """The observer's seat, read from the observation where the game has one policy per
     side (its layout has an ``observer`` one-hot); None in the symmetric games."""
-    if game.name not in SIDE_POLICIES:
+    if not game.side_names:
         return None
     return int(np.argmax(np.asarray(observation)[game.layout["observer"]]))
 

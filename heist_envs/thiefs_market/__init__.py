@@ -30,7 +30,6 @@ from heist_envs.core.breakdown import breakdown, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
-from .actions import NUM_ACTIONS, action_name
 from .components import (
     CARD_DECK,
     DECK_A,
@@ -40,13 +39,9 @@ from .components import (
     NUM_CARDS,
     NUM_FACES,
     NUM_PLAYERS_MAX,
-    NUM_PLAYERS_MIN,
     ROW_SIZE,
 )
-from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
-from .render import render
-from .state import STATE_DTYPE, TRIMMED, UNOWNED
-from .validity import validate
+from .state import TRIMMED, UNOWNED
 
 OPTIONS = {
     "first_player": Option(0, 'round 1\'s first player: a seat, or "random" (D30)'),
@@ -199,30 +194,4 @@ def score_breakdown(s):
     return breakdown(s, columns, winners, text)
 
 
-GAME = Game(
-    name="thiefs_market",
-    title="Thief's Market",
-    version=0,
-    min_players=NUM_PLAYERS_MIN,
-    max_players=NUM_PLAYERS_MAX,
-    default_players=4,
-    num_actions=NUM_ACTIONS,
-    obs_size=OBS_SIZE,
-    obs_dtype=OBS_DTYPE,
-    state_dtype=STATE_DTYPE,
-    layout=LAYOUT,
-    options=OPTIONS,
-    init=rules.init,
-    legal_mask=rules.legal_mask,
-    apply=rules.apply,
-    observe=observe,
-    returns=rules.returns,
-    determinize=rules.determinize,
-    setup=setup,
-    action_name=action_name,
-    render=render,
-    scores=scores,
-    score_breakdown=score_breakdown,
-    validate=validate,
-    description=__doc__,
-)
+GAME = Game.from_package(__name__, title="Thief's Market", default_players=4)

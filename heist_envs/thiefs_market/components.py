@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from heist_envs.core.game import ComponentTable
+
 NUM_PLAYERS_MIN, NUM_PLAYERS_MAX = 3, 5
 
 # Dice faces (spec 2.1). Faces 0-3 are the gems, in the order G, W, B, R.
@@ -428,3 +430,18 @@ def check_components():
 
 
 check_components()
+
+
+def component_tables() -> list[ComponentTable]:
+    """The market cards with what each does, for the docs page."""
+    return [
+        ComponentTable(
+            f"The {NUM_CARDS} market cards (costs in gems: `G` green, `W` white, `B` blue, "
+            "`R` red; each card exists once, Treasure Map twice):",
+            ["id", "deck", "card", "cost", "icons", "effect"],
+            [
+                (card.id, card.deck, card.name, card.cost, card.icons, effect_text(card))
+                for card in CARD_TABLE
+            ],
+        )
+    ]

@@ -1,5 +1,6 @@
 """Thief's Market as text: the table from one seat's view or the spectator's
-(``seat=None``). Only the spectator sees the decks' order and the trimmed cards."""
+(``seat=None``). Only the spectator sees the decks' order and the trimmed cards, as in the
+table view."""
 
 from .components import (
     CARD_COST,
@@ -26,6 +27,7 @@ from .state import (
     STAGE_NAMES,
     TRIMMED,
 )
+from .table_view import sees_decks
 
 
 def cost_text(counts):
@@ -63,7 +65,7 @@ def render(s, seat=None):
         lines.append(f"  row {DECK_LETTERS[row]}: " + "  ".join(cards))
     decks = "  ".join(f"{DECK_LETTERS[d]} {int(s.deck_size[d])}" for d in range(NUM_DECKS))
     lines.append(f"  decks: {decks}   newest row: {DECK_LETTERS[int(s.newest_row)]}")
-    if seat is None:
+    if sees_decks(seat):
         for d in range(NUM_DECKS):
             top_first = [CARD_NAMES[int(s.deck[d, i])] for i in range(s.deck_size[d] - 1, -1, -1)]
             lines.append(f"  deck {DECK_LETTERS[d]} (top first): {', '.join(top_first) or '-'}")

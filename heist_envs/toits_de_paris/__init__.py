@@ -28,7 +28,6 @@ from heist_envs.core.breakdown import breakdown, part, ranking
 from heist_envs.core.game import Game, Option
 
 from . import rules
-from .actions import NUM_ACTIONS, action_name
 from .components import (
     CARD_FIELD_MAX,
     CARD_FIELDS,
@@ -43,10 +42,7 @@ from .components import (
     TOKEN_SET_NAMES,
     VP,
 )
-from .observation import LAYOUT, OBS_DTYPE, OBS_SIZE, observe
-from .render import render
-from .state import REWARD_SCORE, REWARD_WIN, SEAT_0, STATE_DTYPE
-from .validity import validate
+from .state import REWARD_SCORE, REWARD_WIN, SEAT_0
 
 REWARDS = {"win": REWARD_WIN, "score": REWARD_SCORE}
 
@@ -200,31 +196,9 @@ def score_breakdown(s):
     return breakdown(s, columns, winners, why)
 
 
-GAME = Game(
-    name="toits_de_paris",
+GAME = Game.from_package(
+    __name__,
     title="Les Toits de Paris",
-    version=0,
-    min_players=2,
-    max_players=4,
     default_players=4,
-    num_actions=NUM_ACTIONS,
-    obs_size=OBS_SIZE,
-    obs_dtype=OBS_DTYPE,
     obs_limit=NUM_CARDS * max(CARD_FIELD_MAX),  # counts of cards and sums of card symbols
-    state_dtype=STATE_DTYPE,
-    layout=LAYOUT,
-    options=OPTIONS,
-    init=rules.init,
-    legal_mask=rules.legal_mask,
-    apply=rules.apply,
-    observe=observe,
-    returns=rules.returns,
-    determinize=rules.determinize,
-    setup=setup,
-    action_name=action_name,
-    render=render,
-    scores=scores,
-    score_breakdown=score_breakdown,
-    validate=validate,
-    description=__doc__,
 )

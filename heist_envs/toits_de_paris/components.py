@@ -7,6 +7,8 @@ values from the state record, which ``setup`` fills from these arrays (or from t
 
 import numpy as np
 
+from heist_envs.core.game import ComponentTable
+
 NUM_PLAYERS_MIN, NUM_PLAYERS_MAX = 2, 4
 NUM_COLOURS = 5
 CARDS_PER_COLOUR = 18
@@ -136,3 +138,25 @@ def check_components():
 
 
 check_components()
+
+
+def component_tables() -> list[ComponentTable]:
+    """A colour's cards and the reward tokens, for the docs page."""
+    kinds: dict[tuple, int] = {}
+    for row in COLOUR_CARDS:
+        kinds[row] = kinds.get(row, 0) + 1
+    return [
+        ComponentTable(
+            f"Each colour ({', '.join(COLOUR_NAMES)}) has the same 18 cards:",
+            ["kind", "cards", *CARD_FIELDS[1:]],
+            [(f"`{row[0]}`", count, *row[1:]) for row, count in kinds.items()],
+        ),
+        ComponentTable(
+            "Reward tokens, one high and two low per category:",
+            ["category", "high", "low"],
+            [
+                (name, int(high), int(low))
+                for name, high, low in zip(TOKEN_SET_NAMES, TOKEN_HIGH, TOKEN_LOW, strict=True)
+            ],
+        ),
+    ]

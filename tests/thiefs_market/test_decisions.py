@@ -4,7 +4,7 @@ import numpy as np
 
 from heist_envs.core.game import TERMINATED, TRUNCATED
 from heist_envs.core.rng import rand_below
-from heist_envs.thiefs_market import GAME, LAYOUT, rules
+from heist_envs.thiefs_market import GAME, rules
 from heist_envs.thiefs_market.actions import (
     END_TURN,
     EXIT_STRATEGY,
@@ -20,6 +20,7 @@ from heist_envs.thiefs_market.actions import (
     TAKE_PAWN,
 )
 from heist_envs.thiefs_market.components import CARD_DECK, CARD_ICONS, WISHLIST
+from heist_envs.thiefs_market.observation import LAYOUT
 from heist_envs.thiefs_market.state import (
     D_CHOOSE,
     D_RETURNING,

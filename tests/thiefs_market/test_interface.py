@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import heist_envs
-from heist_envs.thiefs_market import GAME, LAYOUT, OBS_SIZE
+from heist_envs.thiefs_market import GAME
 from heist_envs.thiefs_market.actions import (
     END_TURN,
     EXIT_STRATEGY,
@@ -20,6 +20,7 @@ from heist_envs.thiefs_market.actions import (
     convert_gem_faces,
 )
 from heist_envs.thiefs_market.components import CARD_DECK, CARD_NAMES
+from heist_envs.thiefs_market.observation import LAYOUT, OBS_SIZE
 from heist_envs.thiefs_market.state import P_PAY, STAGE_NAMES, TRIMMED
 from tests.thiefs_market.builders import (
     A_ROW,

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heist_envs.core.game import RUNNING, TERMINATED, TRUNCATED
-from heist_envs.thiefs_market import GAME, LAYOUT
+from heist_envs.thiefs_market import GAME
 from heist_envs.thiefs_market.components import CARD_TABLE, parse_icons
+from heist_envs.thiefs_market.observation import LAYOUT
 from heist_envs.thiefs_market.state import (
     D_CHOOSE,
     D_RETURNING,

@@ -1,4 +1,5 @@
-// Drawing each game's table from its view (experiments/web/views.py) as HTML.
+// Drawing each game's table from its view (Game.table_view, heist_envs/<game>/table_view.py)
+// as HTML.
 // window.drawTable(view) returns the board's markup; hidden cards arrive as counts only
 // (hand: null) and are drawn as card backs.
 "use strict";
@@ -126,8 +127,6 @@
 
   // How to Rob a Bank ------------------------------------------------------------------------
 
-  const SIDES = ["N", "E", "S", "W"];
-
   function bankRoom(t, r) {
     const room = t.rooms[r];
     const pieces = [];
@@ -246,7 +245,10 @@
     thiefs_market: thiefsMarket,
   };
 
-  window.drawTable = (view) => DRAW[view.game](view);
+  // A game without a drawing of its own: its table view is its text render ({text}).
+  const textTable = (view) => `<pre class="text-table">${esc(view.table.text)}</pre>`;
+
+  window.drawTable = (view) => (DRAW[view.game] || textTable)(view);
   window.playerLabel = playerLabel;
   window.escapeHtml = esc;
 })();
