@@ -78,11 +78,18 @@ def agents_table(game: Game) -> list[str]:
         shipped = "no shipped policy; train one with `heist train`"
     rows = [
         ("`random`", "a uniformly random legal action"),
-        ("`heuristic`", " ".join(heuristic.__doc__.strip().split("\n\n")[0].split())),
+        ("`heuristic`", heuristic_text(heuristic)),
         ("`ismcts`", f"1000 simulations per decision, rollouts by {rollouts}; {settings}"),
         ("`ppo`", shipped),
     ]
     return table(["agent", "for this game"], rows)
+
+
+def heuristic_text(heuristic) -> str:
+    """The first paragraph of the heuristic agent's docstring, or that the game has none."""
+    if heuristic is None:
+        return "no heuristic for this game (`agents/<game>/heuristic.py` would add one)"
+    return " ".join(heuristic.__doc__.strip().split("\n\n")[0].split())
 
 
 def decisions(game: Game, root: Path) -> str:

@@ -1,0 +1,5 @@
+"""Vault as text."""
+
+
+def render(s, seat=None):
+    return f"Vault: {int(s.bars)} bars left, player {int(s.actor)} to take"
