@@ -40,14 +40,14 @@ from agents.arena import (
     side_seats,
 )
 from agents.stats import Z95
-from experiments.tools.demo import warm_up
-from experiments.tools.leaderboard import (
+from experiments.common import (
     agent_figures,
     builds,
     duration,
     interval,
     markdown_table,
     rate_text,
+    warm_up,
 )
 
 VERSION = "v1"
