@@ -58,6 +58,15 @@ def run_play(args):
     return play_human(args.game, args.against, args.seat, args.players, args.seed)
 
 
+def add_tournament_limits(parser, time_limit, time_limit_help):
+    """The last arguments of a command that plays a tournament: the time limit of a decision
+    and whether to show the progress bar."""
+    parser.add_argument(
+        "--time-limit", type=float, default=time_limit, metavar="SECONDS", help=time_limit_help
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
 def add_arena_arguments(parser):
     parser.add_argument("game", help=GAMES)
     parser.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS)
@@ -66,15 +75,12 @@ def add_arena_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="tournament seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="the most one decision of any agent may take; past it that game is lost "
-        "(default: no limit)",
+    add_tournament_limits(
+        parser,
+        None,
+        "the most one decision of any agent may take; past it that game is lost (default: no "
+        "limit)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
 def run_arena(args):
@@ -119,15 +125,12 @@ def add_eval_arguments(parser):
         "--seed", type=int, default=protocol.SEED, help=f"protocol seed (default {protocol.SEED})"
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=protocol.TIME_LIMIT,
-        metavar="SECONDS",
-        help="the most one of the agent's decisions may take; past it the game is lost "
-        f"(default {protocol.TIME_LIMIT:g})",
+    add_tournament_limits(
+        parser,
+        protocol.TIME_LIMIT,
+        "the most one of the agent's decisions may take; past it the game is lost (default "
+        f"{protocol.TIME_LIMIT:g})",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
 def run_eval(args):

@@ -16,7 +16,7 @@ from numba.core import event
 import heist_envs
 from agents import RandomAgent
 from agents.arena import TournamentResult, agent_seed, parse_entrant, play, side_seats
-from agents.stats import wilson_interval
+from agents.stats import Z95, wilson_interval
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -162,6 +162,20 @@ def agent_figures(result: TournamentResult, index, side=None) -> dict:
         "win_high": high,
         "decisions": decisions,
         "decisions_per_second": statistics.median(rates) if rates else None,
+    }
+
+
+def rating_figures(rating=None) -> dict:
+    """An OpenSkill rating's mu, sigma, 95% interval and ordinal (all None without one)."""
+    if rating is None:
+        return dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
+    half = Z95 * rating["sigma"]
+    return {
+        "mu": rating["mu"],
+        "sigma": rating["sigma"],
+        "rating_low": rating["mu"] - half,
+        "rating_high": rating["mu"] + half,
+        "ordinal": rating["ordinal"],
     }
 
 

@@ -26,7 +26,7 @@ import heist_envs
 from agents.arena import TournamentResult, parse_entrant, tournament
 from agents.profiles import profile
 from agents.registry import ready_agent_names
-from agents.stats import Z95, wilson_interval
+from agents.stats import wilson_interval
 from experiments.common import (
     agent_figures,
     builds,
@@ -35,6 +35,7 @@ from experiments.common import (
     interval,
     markdown_table,
     rate_text,
+    rating_figures,
     warm_up,
     write_csv,
 )
@@ -186,17 +187,7 @@ def table_rows(result: TournamentResult) -> tuple[list[dict], list[dict]]:
         label = result.agents[index]
         for side_name, side in sides:
             row = {**key, "agent": label, "side": side_name, "rank": rank}
-            if side is None:
-                half = Z95 * rating["sigma"]
-                row |= {
-                    "mu": rating["mu"],
-                    "sigma": rating["sigma"],
-                    "rating_low": rating["mu"] - half,
-                    "rating_high": rating["mu"] + half,
-                    "ordinal": rating["ordinal"],
-                }
-            else:
-                row |= dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
+            row |= rating_figures(rating if side is None else None)
             agents.append(row | agent_figures(result, index, side))
             for other, opponent in enumerate(result.agents):
                 if other != index:

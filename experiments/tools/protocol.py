@@ -39,7 +39,6 @@ from agents.arena import (
     rate,
     side_seats,
 )
-from agents.stats import Z95
 from experiments.common import (
     agent_figures,
     builds,
@@ -47,6 +46,7 @@ from experiments.common import (
     interval,
     markdown_table,
     rate_text,
+    rating_figures,
     warm_up,
 )
 
@@ -356,17 +356,7 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
             seating = [0 if i == 0 else offset + i - 1 for i in record["seating"]]
             records.append({**record, "seating": seating})
     row = {"players": num_players, "games": len(records)}
-    if not records:
-        return row | dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
-    rating = rate(labels, records, fixed)[label]
-    half = Z95 * rating["sigma"]
-    return row | {
-        "mu": rating["mu"],
-        "sigma": rating["sigma"],
-        "rating_low": rating["mu"] - half,
-        "rating_high": rating["mu"] + half,
-        "ordinal": rating["ordinal"],
-    }
+    return row | rating_figures(rate(labels, records, fixed)[label] if records else None)
 
 
 def main(argv=None):
