@@ -31,7 +31,7 @@ TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.
 
 
 def tool(module, function) -> Callable:
-    """``module.function``, imported when it is first called."""
+    """``module.function``, its module imported only when it is called."""
 
     def call(*args):
         return getattr(importlib.import_module(module), function)(*args)
