@@ -1,4 +1,10 @@
-"""The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``)."""
+"""The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``).
+
+Every command is one row of :data:`COMMANDS`. A command with ``add_arguments`` has its
+arguments parsed here and its ``run(args)`` called with them; one without parses its own:
+its ``run(rest)`` gets the rest of the command line (the tool's own --help lists it). A
+tool is imported only when its command is called.
+"""
 
 import argparse
 import importlib
@@ -6,41 +12,34 @@ import json
 import logging
 import os
 import sys
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import heist_envs
 from agents.registry import agent_names
-from experiments.tools import demo
 
 GAMES = f"one of: {', '.join(heist_envs.game_names())}"
-DESCRIPTIONS = {
-    "demo": "Play a game between random agents and print it turn by turn.",
-    "watch": "Watch agents play a game, move by move, at a set pace (--delay) or one move "
-    "per Enter (--step). The seed is printed so that the game can be replayed.",
-    "play": "Play a game in the terminal: the table is drawn from your seat and your legal "
-    "moves are listed by number. Type a number to play it; q, end of input (Ctrl-D) or "
-    "Ctrl-C leaves.",
-    "serve": "Serve the web table: watch agents play, replay saved game records and play "
-    "against agents in a browser. Binds to 127.0.0.1 (this machine only) unless --host says "
-    "otherwise.",
-    "arena": "Play a tournament between agents in every seat rotation and print each agent's "
-    "win rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
-    "advantage.",
-    "eval": "Run the benchmark protocol (docs/agents.md): the agent against a fixed reference "
-    "pool at every player count, seats rotated, fixed seeds, and print its benchmark card: win "
-    "rate with 95% intervals against each reference, a rating anchored to the references' "
-    "published ratings, decisions per second, and the games it lost by failing. Loading an "
-    "agent from a file or module runs its code.",
-}
-#: heist train --method ppo --backend NAME -> the trainer's module
-PPO_BACKENDS = {"sb3": "experiments.train.sb3", "rllib": "experiments.train.rllib"}
-#: heist train --method NAME -> the trainer's module, for the methods besides ppo
-TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
 AGENTS = (
     f"agent specs: a name ({', '.join(agent_names())}), package.module:Name or "
     "path/to/file.py:Name, each optionally with parameters: SPEC:key=value,... (docs/agents.md)"
 )
+#: heist train --method ppo --backend NAME -> the trainer's module
+PPO_BACKENDS = {"sb3": "experiments.train.sb3", "rllib": "experiments.train.rllib"}
+#: heist train --method NAME -> the trainer's module, for the methods besides ppo
+TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
+
+
+def tool(module, function) -> Callable:
+    """``module.function``, its module imported only when it is called."""
+
+    def call(*args):
+        return getattr(importlib.import_module(module), function)(*args)
+
+    return call
+
+
+# Arguments and runs of the commands parsed here ------------------------------------------------
 
 
 def add_play_arguments(parser):
@@ -53,6 +52,21 @@ def add_play_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
 
 
+def run_play(args):
+    from experiments.tools.play import play_human
+
+    return play_human(args.game, args.against, args.seat, args.players, args.seed)
+
+
+def add_tournament_limits(parser, time_limit, time_limit_help):
+    """The last arguments of a command that plays a tournament: the time limit of a decision
+    and whether to show the progress bar."""
+    parser.add_argument(
+        "--time-limit", type=float, default=time_limit, metavar="SECONDS", help=time_limit_help
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
 def add_arena_arguments(parser):
     parser.add_argument("game", help=GAMES)
     parser.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS)
@@ -61,15 +75,34 @@ def add_arena_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="tournament seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="the most one decision of any agent may take; past it that game is lost "
-        "(default: no limit)",
+    add_tournament_limits(
+        parser,
+        None,
+        "the most one decision of any agent may take; past it that game is lost (default: no "
+        "limit)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run_arena(args):
+    from agents.arena import parse_entrant, tournament
+    from experiments.common import warm_up
+
+    logging.basicConfig(format="%(levelname)s: %(message)s")
+    entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
+    warm_up(args.game, args.players)
+    result = tournament(
+        args.game,
+        entrants,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(result.table())
+    if args.out:
+        for path in result.write(args.out):
+            print(f"wrote {path}")
 
 
 def add_eval_arguments(parser):
@@ -92,15 +125,12 @@ def add_eval_arguments(parser):
         "--seed", type=int, default=protocol.SEED, help=f"protocol seed (default {protocol.SEED})"
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=protocol.TIME_LIMIT,
-        metavar="SECONDS",
-        help="the most one of the agent's decisions may take; past it the game is lost "
-        f"(default {protocol.TIME_LIMIT:g})",
+    add_tournament_limits(
+        parser,
+        protocol.TIME_LIMIT,
+        "the most one of the agent's decisions may take; past it the game is lost (default "
+        f"{protocol.TIME_LIMIT:g})",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
 def run_eval(args):
@@ -126,33 +156,6 @@ def run_eval(args):
         print(f"wrote {args.json}")
 
 
-def run_play(args):
-    from experiments.tools.play import play_human
-
-    return play_human(args.game, args.against, args.seat, args.players, args.seed)
-
-
-def run_arena(args):
-    from agents.arena import parse_entrant, tournament
-
-    logging.basicConfig(format="%(levelname)s: %(message)s")
-    entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
-    demo.warm_up(args.game, args.players)
-    result = tournament(
-        args.game,
-        entrants,
-        games=args.games,
-        num_players=args.players,
-        seed=args.seed,
-        workers=args.workers,
-        progress=not args.no_progress,
-    )
-    print(result.table())
-    if args.out:
-        for path in result.write(args.out):
-            print(f"wrote {path}")
-
-
 def add_serve_arguments(parser):
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -174,10 +177,7 @@ def run_serve(args):
     serve(args.host, args.port, args.agents)
 
 
-def benchmark_main(rest):
-    from experiments.tools import benchmark
-
-    benchmark.main(rest)
+# Runs of the commands that parse their own arguments -------------------------------------------
 
 
 def run_train(rest):
@@ -209,16 +209,119 @@ def run_metrics(rest):
     metrics.command(rest)
 
 
-def run_leaderboard(rest):
-    from experiments.tools import leaderboard
-
-    leaderboard.main(rest)
+# The commands ----------------------------------------------------------------------------------
 
 
-def run_docs(rest):
-    from experiments.tools import docs
+@dataclass(frozen=True)
+class Command:
+    """A ``heist`` command: ``help`` is its line in ``heist --help``, ``description`` opens
+    its own --help. ``add_arguments(parser)`` adds its arguments, and ``run(args)`` gets
+    them parsed; without ``add_arguments``, ``run(rest)`` parses the rest itself."""
 
-    docs.main(rest)
+    name: str
+    help: str
+    run: Callable
+    add_arguments: Callable | None = None
+    description: str | None = None
+
+
+DEMO = "experiments.tools.demo"
+COMMANDS = (
+    Command(
+        "demo",
+        "watch a game between random agents",
+        tool(DEMO, "run"),
+        tool(DEMO, "add_arguments"),
+        "Play a game between random agents and print it turn by turn.",
+    ),
+    Command(
+        "watch",
+        "watch any agents play, step by step or at a pace",
+        tool(DEMO, "watch"),
+        tool(DEMO, "add_watch_arguments"),
+        "Watch agents play a game, move by move, at a set pace (--delay) or one move per Enter "
+        "(--step). The seed is printed so that the game can be replayed.",
+    ),
+    Command(
+        "play",
+        "play a game in the terminal against agents",
+        run_play,
+        add_play_arguments,
+        "Play a game in the terminal: the table is drawn from your seat and your legal moves "
+        "are listed by number. Type a number to play it; q, end of input (Ctrl-D) or Ctrl-C "
+        "leaves.",
+    ),
+    Command(
+        "arena",
+        "a tournament between agents, with ratings",
+        run_arena,
+        add_arena_arguments,
+        "Play a tournament between agents in every seat rotation and print each agent's win "
+        "rate and mean reward with 95% intervals, its OpenSkill rating and the first-seat "
+        "advantage.",
+    ),
+    Command(
+        "eval",
+        "score an agent with the benchmark protocol",
+        run_eval,
+        add_eval_arguments,
+        "Run the benchmark protocol (docs/agents.md): the agent against a fixed reference pool "
+        "at every player count, seats rotated, fixed seeds, and print its benchmark card: win "
+        "rate with 95% intervals against each reference, a rating anchored to the references' "
+        "published ratings, decisions per second, and the games it lost by failing. Loading an "
+        "agent from a file or module runs its code.",
+    ),
+    Command(
+        "serve",
+        "the web table: watch, replay and play in a browser",
+        run_serve,
+        add_serve_arguments,
+        "Serve the web table: watch agents play, replay saved game records and play against "
+        "agents in a browser. Binds to 127.0.0.1 (this machine only) unless --host says "
+        "otherwise.",
+    ),
+    Command(
+        "bench",
+        "speed of heist-envs beside other libraries",
+        tool("experiments.tools.benchmark", "main"),
+    ),
+    Command(
+        "train",
+        "train a player: --method ppo (--backend sb3 or rllib), imitation or weights",
+        run_train,
+    ),
+    Command(
+        "docs",
+        "regenerate docs/games/*.md (--check: verify them)",
+        tool("experiments.tools.docs", "main"),
+    ),
+    Command(
+        "metrics",
+        "game metrics: length, branching, win rates by seat, ...",
+        run_metrics,
+    ),
+    Command(
+        "leaderboard",
+        "every agent against every other: docs/leaderboard.md",
+        tool("experiments.tools.leaderboard", "main"),
+    ),
+)
+
+
+def parser_for(command_name=None) -> argparse.ArgumentParser:
+    """The ``heist`` parser, with the arguments of ``command_name`` (only the called
+    command's are added, so that only its tool is imported)."""
+    parser = argparse.ArgumentParser(prog="heist", description="heist-envs games and tools")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        if command.add_arguments is None:
+            help_line = f"{command.help}; its --help lists options"
+            commands.add_parser(command.name, help=help_line, add_help=False)
+            continue
+        sub = commands.add_parser(command.name, help=command.help, description=command.description)
+        if command.name == command_name:
+            command.add_arguments(sub)
+    return parser
 
 
 def main(argv=None):
@@ -232,49 +335,19 @@ def main(argv=None):
 
 
 def run_command(argv=None):
-    parser = argparse.ArgumentParser(prog="heist", description="heist-envs games and tools")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, text, add_arguments in [
-        ("demo", "watch a game between random agents", demo.add_arguments),
-        ("watch", "watch any agents play, step by step or at a pace", demo.add_watch_arguments),
-        ("play", "play a game in the terminal against agents", add_play_arguments),
-        ("arena", "a tournament between agents, with ratings", add_arena_arguments),
-        ("eval", "score an agent with the benchmark protocol", add_eval_arguments),
-        ("serve", "the web table: watch, replay and play in a browser", add_serve_arguments),
-    ]:
-        add_arguments(commands.add_parser(name, help=text, description=DESCRIPTIONS[name]))
-    forwarded = {
-        "bench": ("speed of heist-envs beside other libraries", benchmark_main),
-        "train": (
-            "train a player: --method ppo (--backend sb3 or rllib), imitation or weights",
-            run_train,
-        ),
-        "docs": ("regenerate docs/games/*.md (--check: verify them)", run_docs),
-        "metrics": ("game metrics: length, branching, win rates by seat, ...", run_metrics),
-        "leaderboard": ("every agent against every other: docs/leaderboard.md", run_leaderboard),
-    }
-    for name, (text, _) in forwarded.items():
-        commands.add_parser(name, help=f"{text}; its --help lists options", add_help=False)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = parser_for(argv[0] if argv else None)
     args, rest = parser.parse_known_args(argv)
-    if args.command in forwarded:
-        return forwarded[args.command][1](rest)
+    command = next(c for c in COMMANDS if c.name == args.command)
+    if command.add_arguments is None:
+        command.run(rest)  # it exits with its status itself; what it returns is for Python
+        return None
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
-        if args.command == "demo":
-            demo.run(args)
-        elif args.command == "watch":
-            return demo.watch(args)
-        elif args.command == "play":
-            return run_play(args)
-        elif args.command == "serve":
-            run_serve(args)
-        elif args.command == "eval":
-            run_eval(args)
-        else:
-            run_arena(args)
+        return command.run(args)
     except ValueError as error:
-        parser.exit(2, f"heist {args.command}: error: {error}\n")
+        parser.exit(2, f"heist {command.name}: error: {error}\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,236 @@
-"""Plot pieces shared by the training scripts."""
+"""Helpers the tools and trainers share: seeds and seated agents, compiling before the first
+game, figures and text of tournament tables, CSV files and learning-curve plots."""
+
+from __future__ import annotations
 
 import csv
+import io
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+from numba.core import event
+
+import heist_envs
+from agents import RandomAgent
+from agents.arena import TournamentResult, agent_seed, parse_entrant, play, side_seats
+from agents.stats import Z95, wilson_interval
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+# Seeds and seats -------------------------------------------------------------------------------
+
+
+def fresh_seed() -> int:
+    """A random seed short enough to type back in."""
+    return int(np.random.default_rng().integers(1 << 31))
+
+
+def agents_from_specs(game, num_players, specs, seed, seats=None) -> dict:
+    """Agents built from agent specs (``name`` or ``name:key=value,...``) for the sides that
+    hold ``seats`` (default: every side): one spec per side, or one for all. Returns
+    ``{seat: (agent, label)}``."""
+    sides = [s for s in side_seats(game, num_players) if seats is None or s[0] in seats]
+    entrants = [parse_entrant(text) for text in specs]
+    if len(entrants) == 1:
+        entrants *= len(sides)
+    if len(entrants) != len(sides):
+        raise ValueError(
+            f"{game.name} with {num_players} players has {len(sides)} "
+            f"{'sides' if seats is None else 'other sides'}; give one agent for each, or one "
+            f"for all, got {len(specs)}"
+        )
+    return {
+        k: (entrant.build(game.name, agent_seed(seed, k), num_players), entrant.label)
+        for entrant, side in zip(entrants, sides, strict=True)
+        for k in side
+    }
+
+
+def show_outcome(env_names, result, show=print):
+    """Print how a game ended: every seat's reward and results, then the winners."""
+    show(f"\nGame {'truncated' if result.truncated else 'finished'}.")
+    for name, reward, details in zip(env_names, result.rewards, result.results, strict=True):
+        extra = ", ".join(f"{k} {v}" for k, v in details.items())
+        show(f"  {name}: reward {reward:+g}" + (f" ({extra})" if extra else ""))
+    best = max(result.rewards)
+    winners = [n for n, r in zip(env_names, result.rewards, strict=True) if r == best and r > 0]
+    show(f"Winner: {', '.join(winners) if winners else 'nobody'}")
+
+
+# Compiling before the first game ---------------------------------------------------------------
+
+
+class CompileNotice(event.Listener):
+    """Calls ``tell`` once, when numba starts compiling a function it caches: a cache miss,
+    as on the first use after installing. Loading from the cache compiles nothing, and the
+    small uncached wrappers compiled in every process (heist_envs.core.compiled) are quick."""
+
+    def __init__(self, tell):
+        self.tell = tell
+        self.told = False
+
+    def on_start(self, ev):
+        if not self.told and ev.data["dispatcher"].stats.cache_path is not None:
+            self.told = True
+            self.tell()
+
+    def on_end(self, ev):
+        pass
+
+
+def warm_up(game_name, num_players=None, show=print):
+    """Compile ``game_name``'s kernels before the first game, telling the user when numba
+    compiles them (the first use after installing; later runs load them from its cache)."""
+    game = heist_envs.get_game(game_name)
+    started = time.perf_counter()
+    notice = CompileNotice(
+        lambda: show(
+            f"Compiling {game.title}'s rules (first use after installing: 10-30 s; later runs "
+            "load them from numba's cache)..."
+        )
+    )
+    with event.install_listener("numba:compile", notice):
+        seats = game.num_seats(game.check_players(num_players))
+        agents = [RandomAgent(k) for k in range(seats)]
+        play(game.name, agents, num_players, seed=0, on_step=render_every_view)
+    if notice.told:
+        show(f"Compiled in {time.perf_counter() - started:.0f} s.")
+
+
+def render_every_view(env, agent, action):
+    """Draw the table as the spectator and as the actor (the views the commands print)."""
+    env.game.render(env.state_record)
+    if agent is not None:
+        env.game.render(env.state_record, env.possible_agents.index(agent))
+
+
+# Figures of a tournament table -----------------------------------------------------------------
+
+
+def builds(entrant, game, num_players) -> str | None:
+    """None if ``entrant`` can play ``game`` at ``num_players``, else why not (paths inside
+    the project relative to it, so that the report reads the same on every machine)."""
+    try:
+        entrant.build(game.name, seed=0, num_players=num_players)
+    except (TypeError, ValueError) as error:
+        return str(error).replace(f"{PROJECT}{os.sep}", "")
+    except Exception as error:  # an outside agent's own code failed
+        return f"building it raised {type(error).__name__}: {error}"
+    return None
+
+
+def held_sides(record, index, side=None) -> list[int]:
+    """The sides entrant ``index`` held in a game (only ``side``, if given)."""
+    return [
+        s for s, entrant in enumerate(record["seating"]) if entrant == index and side in (None, s)
+    ]
+
+
+def agent_figures(result: TournamentResult, index, side=None) -> dict:
+    """Games, wins and win rate (Wilson interval), decisions and decisions per second of
+    entrant ``index`` over the sides it held (only ``side``, if given).
+
+    Decisions per second is the median over its games of its decisions over the CPU time its
+    ``act`` calls took in that game, so that compiling once per process (search agents) does
+    not count."""
+    sides_of_game = result.side_agents
+    seat_of = {name: k for k, name in enumerate(sum(sides_of_game, []))}
+    games = wins = decisions = 0
+    rates = []
+    for record in result.games:
+        held = held_sides(record, index, side)
+        if not held:
+            continue
+        games += len(held)
+        wins += sum(record["outcomes"][s].won for s in held)
+        seats = [seat_of[name] for s in held for name in sides_of_game[s]]
+        made = sum(record["seat_decisions"][k] for k in seats)
+        seconds = sum(record["act_cpu_seconds"][k] for k in seats)
+        decisions += made
+        if made and seconds > 0:
+            rates.append(made / seconds)
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else None,
+        "win_low": low,
+        "win_high": high,
+        "decisions": decisions,
+        "decisions_per_second": statistics.median(rates) if rates else None,
+    }
+
+
+def rating_figures(rating=None) -> dict:
+    """An OpenSkill rating's mu, sigma, 95% interval and ordinal (all None without one)."""
+    if rating is None:
+        return dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
+    half = Z95 * rating["sigma"]
+    return {
+        "mu": rating["mu"],
+        "sigma": rating["sigma"],
+        "rating_low": rating["mu"] - half,
+        "rating_high": rating["mu"] + half,
+        "ordinal": rating["ordinal"],
+    }
+
+
+# Text of reports -------------------------------------------------------------------------------
+
+
+def interval(value, low, high, digits=3) -> str:
+    if value is None:
+        return ""
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def rate_text(row) -> str:
+    rate = row["decisions_per_second"]
+    return "" if rate is None else f"{rate:,.0f}"
+
+
+def duration(seconds) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def markdown_table(header, rows) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+# CSV files -------------------------------------------------------------------------------------
+
+
+def write_csv(path, rows):
+    """Write ``rows`` (dicts with the same keys) to the CSV file ``path``, header first."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    Path(path).write_text(text.getvalue())
+
+
+def append_csv(path, row):
+    """Add ``row`` (a dict) to the CSV log ``path``, writing the header first in a new one."""
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+# Plots -----------------------------------------------------------------------------------------
+
+
+def read_csv(path) -> list[dict]:
+    with Path(path).open() as f:
+        return list(csv.DictReader(f))
 
 
 def plot_win_rate(ax, steps, rate, low, high, label):
@@ -12,27 +242,43 @@ def plot_win_rate(ax, steps, rate, low, high, label):
     ax.legend(loc="lower right")
 
 
-def plot_learning_curve(log, path, title, opponents, x_column, x_label):
-    """A PNG of the win rate against ``opponents`` logged in the CSV ``log`` (its ``win_rate``,
-    ``ci_low`` and ``ci_high`` columns) over its ``x_column``."""
+def plot_learning_curve(
+    log, path, title, opponents, x_column, x_label, bounds=("ci_low", "ci_high"), rewards=None
+):
+    """A PNG of the win rate against ``opponents`` logged in the CSV ``log`` (its
+    ``win_rate`` column and the interval's ``bounds`` columns) over its ``x_column``.
+
+    ``rewards`` (a CSV log with the same ``x_column``, and {label: column}) adds a panel
+    above of those columns: the learning side's reward against each kind of opponent."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with log.open() as f:
-        rows = list(csv.DictReader(f))
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    rows = read_csv(log)
+    if rewards is None:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        ax.set_title(title)
+    else:
+        fig, (top, ax) = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
+        reward_log, columns = rewards
+        reward_rows = read_csv(reward_log)
+        steps = [int(r[x_column]) for r in reward_rows]
+        for label, column in columns.items():
+            top.plot(steps, [float(r[column]) for r in reward_rows], label=label)
+        top.set_ylabel("learning side's reward")
+        top.legend(loc="lower right")
+        top.set_title(title)
+    low, high = bounds
     plot_win_rate(
         ax,
         [int(r[x_column]) for r in rows],
         [float(r["win_rate"]) for r in rows],
-        [float(r["ci_low"]) for r in rows],
-        [float(r["ci_high"]) for r in rows],
+        [float(r[low]) for r in rows],
+        [float(r[high]) for r in rows],
         f"win rate vs {opponents}",
     )
     ax.set_xlabel(x_label)
-    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -226,7 +226,7 @@ def add_one(x):
 
 def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
     """A cache miss (here a cached function never compiled before) brings the notice."""
-    from experiments.tools import demo
+    from experiments import common
 
     (tmp_path / "fresh_kernel.py").write_text(FRESH_KERNEL)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -236,10 +236,10 @@ def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
         add_one(1)
         return play(*args, **kwargs)
 
-    play = demo.play
-    monkeypatch.setattr(demo, "play", compile_then_play)
+    play = common.play
+    monkeypatch.setattr(common, "play", compile_then_play)
     lines = []
-    demo.warm_up("art_robbery", 2, show=lines.append)
+    common.warm_up("art_robbery", 2, show=lines.append)
     assert lines[0].startswith("Compiling Art Robbery's rules (first use after installing")
     assert lines[1].startswith("Compiled in ") and len(lines) == 2
 
@@ -247,18 +247,18 @@ def test_compilation_is_announced_when_numba_compiles(tmp_path, monkeypatch):
 def test_a_slow_start_without_compiling_is_not_announced(monkeypatch):
     """Loading the kernels (compiled already here, as they would be from numba's cache) says
     nothing, however long the first game takes."""
-    from experiments.tools import demo
+    from experiments import common
 
-    demo.warm_up("art_robbery", 2, show=lambda line: None)
+    common.warm_up("art_robbery", 2, show=lambda line: None)
 
     def slow_play(*args, **kwargs):
         time.sleep(1.5)
         return play(*args, **kwargs)
 
-    play = demo.play
-    monkeypatch.setattr(demo, "play", slow_play)
+    play = common.play
+    monkeypatch.setattr(common, "play", slow_play)
     lines = []
-    demo.warm_up("art_robbery", 2, show=lines.append)
+    common.warm_up("art_robbery", 2, show=lines.append)
     assert lines == []
 
 

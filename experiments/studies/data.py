@@ -16,9 +16,9 @@
 Games between random agents only run in the batched engine (compiled, many games at once);
 any other agents play through the arena's game loop.
 
-    data = play_games("art_robbery", ["heuristic"], games=200, num_players=4, seed=1)
+    data = play_games(game_name, ["heuristic"], games=200, num_players=4, seed=1)
     data.games.groupby("agent_0")["won_0"].mean()
-    data.save("out/art_robbery")
+    data.save(f"out/{game_name}")
 """
 
 from __future__ import annotations

@@ -3,16 +3,17 @@
 :func:`restricted_play` plays an agent that may not use some actions
 (:class:`agents.restricted.RestrictedAgent`) against the same agent unrestricted, in an arena
 tournament (every seat rotation, a seed per game), and reports both win rates with 95% Wilson
-intervals, overall and per side (the bank and the robbers hold different sides in How to Rob a
-Bank). The drop in win rate is what the forbidden actions are worth to that agent; its 95%
-interval resamples whole games (:func:`agents.stats.paired_difference_interval`), since both
-agents sit at every table and one's win is the other's loss.
+intervals, overall and, in a game of two sides, per side. The drop in win rate is what the
+forbidden actions are worth to that agent; its 95% interval resamples whole games
+(:func:`agents.stats.paired_difference_interval`), since both agents sit at every table and
+one's win is the other's loss.
 
-    result = restricted_play("art_robbery", forbid=["play the Greedy Thief"], games=400)
+    result = restricted_play(game_name, forbid=[action_kind], games=400)
     print(result.table())
 
-Rules that depend on the position read the observation (``rule(observation) -> ids``); the
-ones below are module-level classes, so arena worker processes can build them.
+Rules that depend on the position read the observation (``rule(observation) -> ids``); a
+game's own are module-level classes in ``agents/<game>/restrictions.py`` (so that arena
+worker processes can build them), e.g. ``MaxReveals`` in Les Toits de Paris.
 """
 
 from __future__ import annotations
@@ -27,14 +28,6 @@ import heist_envs
 from agents.arena import Entrant, TournamentResult, parse_entrant, tournament
 from agents.restricted import forbidden_ids, make_restricted
 from agents.stats import paired_difference_interval, wilson_interval
-from heist_envs.how_to_rob_a_bank.actions import PLAN_0
-from heist_envs.how_to_rob_a_bank.components import CARD_NAMES as BANK_CARDS
-from heist_envs.how_to_rob_a_bank.observation import LAYOUT as BANK_LAYOUT
-from heist_envs.thiefs_market.actions import BUY_0
-from heist_envs.thiefs_market.components import CARD_NAMES as MARKET_CARDS
-from heist_envs.thiefs_market.observation import LAYOUT as MARKET_LAYOUT
-from heist_envs.toits_de_paris.actions import CONTINUE
-from heist_envs.toits_de_paris.observation import LAYOUT as TOITS_LAYOUT
 
 RESTRICTED = "restricted"
 
@@ -170,53 +163,3 @@ def held(result: TournamentResult, entrant: int, side: int | None = None):
     )
     won = np.array([[outcome.won for outcome in record["outcomes"]] for record in result.games])
     return (seats & won).sum(axis=1), seats.sum(axis=1)
-
-
-# Rules that read the observation --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MaxReveals:
-    """Les Toits de Paris: never reveal more than ``cards`` cards in a theft."""
-
-    cards: int
-
-    def __call__(self, observation):
-        revealed = int(np.argmax(observation[TOITS_LAYOUT["revealed"]]))
-        return [CONTINUE] if revealed >= self.cards else []
-
-    def __str__(self):
-        return f"revealing more than {self.cards} cards"
-
-
-@dataclass(frozen=True)
-class NeverBuy:
-    """Thief's Market: never buy a card called ``card`` (every copy of it)."""
-
-    card: str
-
-    def __post_init__(self):
-        if self.card not in MARKET_CARDS:
-            raise ValueError(f"thiefs_market: no card is called {self.card!r}")
-
-    def __call__(self, observation):
-        ids = [i + 1 for i, name in enumerate(MARKET_CARDS) if name == self.card]
-        slots = np.flatnonzero(np.isin(observation[MARKET_LAYOUT["market_card"]], ids))
-        return (BUY_0 + slots).tolist()
-
-    def __str__(self):
-        return f"buying {self.card}"
-
-
-@dataclass(frozen=True)
-class BankNeverPlans:
-    """How to Rob a Bank: the bank never plans its card type ``card`` (robbers unrestricted)."""
-
-    card: int
-
-    def __call__(self, observation):
-        is_bank = observation[BANK_LAYOUT["observer"]][0] == 1
-        return [PLAN_0 + self.card] if is_bank else []
-
-    def __str__(self):
-        return f"the bank planning {BANK_CARDS[0][self.card]}"

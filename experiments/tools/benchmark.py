@@ -40,10 +40,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,6 +54,13 @@ from heist_envs.core.errors import DeviceError
 from heist_envs.core.game import RUNNING
 
 PLAYERS = 4
+#: Other libraries' environments measured beside ours, by their own names: PettingZoo
+#: classic (env -> its module in pettingzoo.classic), OpenSpiel (random play, with and without
+#: the observation tensor; and its ISMCTS bot), PGX (batched, on the CPU and on the GPU).
+PETTINGZOO_ENVS = {"connect_four": "connect_four_v3", "texas_holdem": "texas_holdem_v4"}
+OPENSPIEL_GAMES = ("connect_four", "leduc_poker")
+OPENSPIEL_ISMCTS_GAME = "leduc_poker"
+PGX_ENVS = ("connect_four", "leduc_holdem")
 
 
 class UniformPicker:
@@ -234,7 +243,7 @@ def run_cuda(games, seconds, players=PLAYERS, json_path=None):
             rates = cuda_batch_engine(name, n, batch, seconds)
             add_row(rows, json_path, "heist-envs-cuda", name, f"batch-{batch}", n, *rates)
     if installed("pgx"):
-        for env_name in ("connect_four", "leduc_holdem"):
+        for env_name in PGX_ENVS:
             for batch in GPU_BATCH_SIZES:
                 rates = pgx_batch(env_name, batch, seconds)
                 add_row(rows, json_path, "pgx", env_name, f"batch-{batch}", 2, *rates)
@@ -357,10 +366,7 @@ def openspiel_ismcts_speed(game_name, seconds):
 def pettingzoo_classic(env_name):
     """A PettingZoo classic env constructor, or None if its extras are not installed."""
     try:
-        if env_name == "connect_four":
-            from pettingzoo.classic import connect_four_v3 as module
-        else:
-            from pettingzoo.classic import texas_holdem_v4 as module
+        module = importlib.import_module(f"pettingzoo.classic.{PETTINGZOO_ENVS[env_name]}")
     except ImportError:
         return None
     return module.env
@@ -379,12 +385,6 @@ def busy_neighbour(busy):
     finally:
         spinner.kill()
         spinner.wait()
-
-
-SECTIONS = ("single", "batch", "train", "search", "shared", "rllib")
-#: MaskablePPO's speed against the heuristic, as a share of its speed against random players
-HEURISTIC_TRAINING_TARGET = 0.5
-DEFAULT_SECTIONS = SECTIONS[:5]  # rllib starts Ray: only when named
 
 
 def installed(module):
@@ -420,6 +420,123 @@ def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s
     )
 
 
+@dataclass(frozen=True)
+class Settings:
+    """How long each row measures: ``seconds`` per row, training runs of ``train_steps``
+    steps on ``train_envs`` games, the batched engine at ``batch_sizes``."""
+
+    seconds: float
+    train_steps: int
+    train_envs: int
+    batch_sizes: tuple[int, ...]
+
+
+def single_rows(record, counts, settings):
+    """One game at a time: the kernel compiled and from Python, the AEC loop, beside
+    PettingZoo classic and OpenSpiel."""
+    seconds = settings.seconds
+    for name, n in counts.items():
+        record("heist-envs", name, "kernel-jit", n, *kernel_jit(name, n, seconds))
+        record("heist-envs", name, "kernel-python", n, *kernel_python(name, n, seconds))
+        record(
+            "heist-envs",
+            name,
+            "aec",
+            n,
+            *aec_loop(lambda name=name, n=n: heist_envs.make(name, num_players=n), seconds),
+        )
+    for env_name in PETTINGZOO_ENVS:
+        make = pettingzoo_classic(env_name)
+        if make is not None:
+            record("pettingzoo", env_name, "aec", 2, *aec_loop(make, seconds))
+    if installed("pyspiel"):
+        for game_name in OPENSPIEL_GAMES:
+            for mode, with_tensor in (("openspiel", False), ("openspiel-tensor", True)):
+                rates = openspiel_loop(game_name, with_tensor, seconds)
+                record("openspiel", game_name, mode, 2, *rates)
+
+
+def batch_rows(record, counts, settings):
+    """The batched engine at every batch size, beside PGX on the CPU."""
+    for name, n in counts.items():
+        for batch in settings.batch_sizes:
+            rates = batch_engine(name, n, batch, settings.seconds)
+            record("heist-envs", name, f"batch-{batch}", n, *rates)
+    if installed("pgx"):
+        for env_name in PGX_ENVS:
+            for batch in settings.batch_sizes:
+                rates = pgx_batch(env_name, batch, settings.seconds)
+                record("pgx", env_name, f"batch-{batch}", 2, *rates)
+
+
+def train_rows(record, counts, settings):
+    """MaskablePPO learning on each game against random players and against the heuristic,
+    and the environment's share of its time."""
+    if not installed("sb3_contrib"):
+        return
+    for name, n in counts.items():
+        for opponents in ("random", "heuristic"):
+            rate, share = sb3_training(
+                name, n, settings.train_steps, settings.train_envs, opponents
+            )
+            mode = f"ppo-vs-{opponents}"
+            record("heist-envs", name, mode, n, rate, env_share=round(share, 3))
+
+
+def search_rows(record, counts, settings):
+    """ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot."""
+    seconds = settings.seconds * 4
+    for name, n in counts.items():
+        record("heist-envs", name, "ismcts-1000", n, ismcts_speed(name, n, seconds))
+    if installed("pyspiel"):
+        rate = openspiel_ismcts_speed(OPENSPIEL_ISMCTS_GAME, seconds)
+        record("openspiel", OPENSPIEL_ISMCTS_GAME, "ismcts-1000", 2, rate)
+
+
+def shared_rows(record, counts, settings):
+    """The first game's batched engine and training on idle cores and beside a busy one."""
+    name, n = next(iter(counts.items()))
+    for neighbour in ("idle", "busy"):
+        with busy_neighbour(neighbour == "busy"):
+            rates = batch_engine(name, n, 1024, settings.seconds)
+            record("heist-envs", name, "batch-1024", n, *rates, neighbour=neighbour)
+            if installed("sb3_contrib"):
+                rate, share = sb3_training(name, n, settings.train_steps, settings.train_envs)
+                record("heist-envs", name, "ppo-vs-random", n, rate,
+                       env_share=round(share, 3), neighbour=neighbour)  # fmt: skip
+
+
+def rllib_rows(record, counts, settings):
+    """Ray RLlib env runners sampling each game, and the PPO learner's rate."""
+    if not installed("ray.rllib"):
+        return
+    from experiments.train.rllib import measure_sampling
+
+    for name, n in counts.items():
+        steps = settings.train_steps // 32
+        for r in measure_sampling(name, n, runner_counts=(1, 2), steps=steps):
+            mode = f"rllib-sample-{r['env_runners']}"
+            per_runner = round(r["per_runner"], 1)
+            learner = round(r["learner_steps_per_second"], 1)
+            record("ray-rllib", name, mode, n, r["steps_per_second"], None,
+                   per_runner=per_runner, learner_steps_per_second=learner)  # fmt: skip
+
+
+#: section name -> what measures its rows, in the order they run
+SECTION_ROWS = {
+    "single": single_rows,
+    "batch": batch_rows,
+    "train": train_rows,
+    "search": search_rows,
+    "shared": shared_rows,
+    "rllib": rllib_rows,
+}
+SECTIONS = tuple(SECTION_ROWS)
+#: MaskablePPO's speed against the heuristic, as a share of its speed against random players
+HEURISTIC_TRAINING_TARGET = 0.5
+DEFAULT_SECTIONS = SECTIONS[:5]  # rllib starts Ray: only when named
+
+
 def run(
     games,
     seconds,
@@ -441,114 +558,58 @@ def run(
     for name in games:
         game = heist_envs.get_game(name)
         counts[name] = min(max(players, game.min_players), game.max_players)
-    if "single" in sections:
-        for name, n in counts.items():
-            record("heist-envs", name, "kernel-jit", n, *kernel_jit(name, n, seconds))
-            record("heist-envs", name, "kernel-python", n, *kernel_python(name, n, seconds))
-            record(
-                "heist-envs",
-                name,
-                "aec",
-                n,
-                *aec_loop(lambda name=name, n=n: heist_envs.make(name, num_players=n), seconds),
-            )
-        for env_name in ("connect_four", "texas_holdem"):
-            make = pettingzoo_classic(env_name)
-            if make is not None:
-                record("pettingzoo", env_name, "aec", 2, *aec_loop(make, seconds))
-        if installed("pyspiel"):
-            for game_name in ("connect_four", "leduc_poker"):
-                for mode, with_tensor in (("openspiel", False), ("openspiel-tensor", True)):
-                    rates = openspiel_loop(game_name, with_tensor, seconds)
-                    record("openspiel", game_name, mode, 2, *rates)
-    if "batch" in sections:
-        for name, n in counts.items():
-            for batch in batch_sizes:
-                record(
-                    "heist-envs", name, f"batch-{batch}", n, *batch_engine(name, n, batch, seconds)
-                )
-        if installed("pgx"):
-            for env_name in ("connect_four", "leduc_holdem"):
-                for batch in batch_sizes:
-                    record(
-                        "pgx", env_name, f"batch-{batch}", 2, *pgx_batch(env_name, batch, seconds)
-                    )
-    if "train" in sections and installed("sb3_contrib"):
-        for name, n in counts.items():
-            for opponents in ("random", "heuristic"):
-                rate, share = sb3_training(name, n, train_steps, train_envs, opponents)
-                mode = f"ppo-vs-{opponents}"
-                record("heist-envs", name, mode, n, rate, env_share=round(share, 3))
-    if "search" in sections:
-        for name, n in counts.items():
-            record("heist-envs", name, "ismcts-1000", n, ismcts_speed(name, n, seconds * 4))
-        if installed("pyspiel"):
-            record(
-                "openspiel",
-                "leduc_poker",
-                "ismcts-1000",
-                2,
-                openspiel_ismcts_speed("leduc_poker", seconds * 4),
-            )
-    if "shared" in sections:
-        name, n = next(iter(counts.items()))
-        for neighbour in ("idle", "busy"):
-            with busy_neighbour(neighbour == "busy"):
-                rates = batch_engine(name, n, 1024, seconds)
-                record("heist-envs", name, "batch-1024", n, *rates, neighbour=neighbour)
-                if installed("sb3_contrib"):
-                    rate, share = sb3_training(name, n, train_steps, train_envs)
-                    record(
-                        "heist-envs",
-                        name,
-                        "ppo-vs-random",
-                        n,
-                        rate,
-                        env_share=round(share, 3),
-                        neighbour=neighbour,
-                    )
-    if "rllib" in sections and installed("ray.rllib"):
-        from experiments.train.rllib import measure_sampling
-
-        for name, n in counts.items():
-            for r in measure_sampling(name, n, runner_counts=(1, 2), steps=train_steps // 32):
-                mode = f"rllib-sample-{r['env_runners']}"
-                per_runner = round(r["per_runner"], 1)
-                learner = round(r["learner_steps_per_second"], 1)
-                record("ray-rllib", name, mode, n, r["steps_per_second"], None,
-                       per_runner=per_runner, learner_steps_per_second=learner)  # fmt: skip
+    settings = Settings(seconds, train_steps, train_envs, batch_sizes)
+    for section, measure in SECTION_ROWS.items():
+        if section in sections:
+            measure(record, counts, settings)
     return rows
 
 
+@dataclass(frozen=True)
+class Ratio:
+    """A line of the summary: each row of ``library`` at ``mode`` (None: any) over the row
+    ``theirs`` (library, environment, mode: another library's environment, or None for the
+    same game; None for the same mode); ``text`` names the two (with ``{mode}``) and
+    ``after`` follows the ratio."""
+
+    library: str
+    mode: str | None
+    theirs: tuple[str, str | None, str | None]
+    text: str
+    digits: int = 1
+    after: str = "x"
+
+
+#: the comparisons the targets are stated in: against other libraries' environments, and
+#: training against the heuristic against training against random players
+RATIOS = (
+    Ratio("heist-envs-cuda", None, ("pgx", "connect_four", None),
+          "cuda {mode} / pgx connect_four {mode}", digits=2),
+    Ratio("heist-envs", "batch-4096", ("pgx", "connect_four", "batch-4096"),
+          "batch-4096 / pgx connect_four batch-4096"),
+    Ratio("heist-envs", "aec", ("pettingzoo", "connect_four", "aec"),
+          "aec / pettingzoo connect_four aec"),
+    Ratio("heist-envs", "kernel-python", ("openspiel", "connect_four", "openspiel-tensor"),
+          "kernel-python / openspiel connect_four with tensors"),
+    Ratio("heist-envs", "ppo-vs-heuristic", ("heist-envs", None, "ppo-vs-random"),
+          "ppo-vs-heuristic / ppo-vs-random", digits=2,
+          after=f" (target: at least {HEURISTIC_TRAINING_TARGET})"),
+)  # fmt: skip
+
+
 def ratios(rows):
-    """The comparisons the targets are stated in, per heist-envs game."""
+    """The :data:`RATIOS` lines, per heist-envs game and mode measured."""
     rate = {(r["library"], r["game"], r["mode"]): r["steps_per_second"] for r in rows}
     lines = []
-    pz_c4 = rate.get(("pettingzoo", "connect_four", "aec"))
-    os_c4 = rate.get(("openspiel", "connect_four", "openspiel-tensor"))
-    pgx_c4 = rate.get(("pgx", "connect_four", "batch-4096"))
     for (library, game, mode), value in rate.items():
-        pgx_same_batch = rate.get(("pgx", "connect_four", mode))
-        if library == "heist-envs-cuda" and pgx_same_batch:
-            lines.append(
-                f"{game} cuda {mode} / pgx connect_four {mode}: {value / pgx_same_batch:.2f}x"
-            )
-        if library != "heist-envs":
-            continue
-        if mode == "batch-4096" and pgx_c4:
-            lines.append(f"{game} batch-4096 / pgx connect_four batch-4096: {value / pgx_c4:.1f}x")
-        if mode == "aec" and pz_c4:
-            lines.append(f"{game} aec / pettingzoo connect_four aec: {value / pz_c4:.1f}x")
-        if mode == "kernel-python" and os_c4:
-            lines.append(
-                f"{game} kernel-python / openspiel connect_four with tensors: {value / os_c4:.1f}x"
-            )
-        vs_random = rate.get((library, game, "ppo-vs-random"))
-        if mode == "ppo-vs-heuristic" and vs_random:
-            lines.append(
-                f"{game} ppo-vs-heuristic / ppo-vs-random: {value / vs_random:.2f} "
-                f"(target: at least {HEURISTIC_TRAINING_TARGET})"
-            )
+        for ratio in RATIOS:
+            if library != ratio.library or ratio.mode not in (None, mode):
+                continue
+            peer, env, peer_mode = ratio.theirs
+            theirs = rate.get((peer, env or game, peer_mode or mode))
+            if theirs:
+                text = ratio.text.format(mode=mode)
+                lines.append(f"{game} {text}: {value / theirs:.{ratio.digits}f}{ratio.after}")
     return lines
 
 
@@ -596,20 +657,17 @@ def main(argv=None):
             rows = run_cuda(args.games, seconds, args.players, args.json)
         except DeviceError as error:
             parser.exit(2, f"heist bench: error: {error}\n")
-        print()
-        for line in ratios(rows):
-            print(line)
-        return rows
-    rows = run(
-        args.games,
-        seconds,
-        args.players,
-        args.sections,
-        train_steps,
-        train_envs,
-        batch_sizes,
-        args.json,
-    )
+    else:
+        rows = run(
+            args.games,
+            seconds,
+            args.players,
+            args.sections,
+            train_steps,
+            train_envs,
+            batch_sizes,
+            args.json,
+        )
     print()
     for line in ratios(rows):
         print(line)

@@ -14,12 +14,9 @@ and robbers) every figure is given per side as well.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import resource
 import shlex
-import statistics
 import sys
 import time
 from dataclasses import dataclass
@@ -29,8 +26,19 @@ import heist_envs
 from agents.arena import TournamentResult, parse_entrant, tournament
 from agents.profiles import profile
 from agents.registry import ready_agent_names
-from agents.stats import Z95, wilson_interval
-from experiments.tools.demo import warm_up
+from agents.stats import wilson_interval
+from experiments.common import (
+    agent_figures,
+    builds,
+    duration,
+    held_sides,
+    interval,
+    markdown_table,
+    rate_text,
+    rating_figures,
+    warm_up,
+    write_csv,
+)
 
 #: The agents every table holds besides ISMCTS at its budgets (any other agent the registry
 #: can make from its name alone joins them).
@@ -53,7 +61,6 @@ class Size:
 FULL = Size(games=1000, simulations=(100, 1000), other_count=True, out="docs")
 QUICK = Size(games=20, simulations=(10, 50), other_count=False, out="results/leaderboard_quick")
 DEFAULT_SEED = 12
-PROJECT = Path(__file__).resolve().parents[2]
 
 
 def default_agents(simulations, game_names=()) -> list[str]:
@@ -79,18 +86,6 @@ def default_counts(game, other_count=True) -> list[int]:
 
 
 # Choosing who plays where ----------------------------------------------------------------------
-
-
-def builds(entrant, game, num_players) -> str | None:
-    """None if ``entrant`` can play ``game`` at ``num_players``, else why not (paths inside
-    the project relative to it, so that the report reads the same on every machine)."""
-    try:
-        entrant.build(game.name, seed=0, num_players=num_players)
-    except (TypeError, ValueError) as error:
-        return str(error).replace(f"{PROJECT}{os.sep}", "")
-    except Exception as error:  # an outside agent's own code failed
-        return f"building it raised {type(error).__name__}: {error}"
-    return None
 
 
 def plan(game_names, counts, agents, other_count=True) -> list[dict]:
@@ -147,48 +142,6 @@ def side_names(result: TournamentResult) -> list[str] | None:
     return list(heist_envs.get_game(result.game).side_names) or None
 
 
-def held_sides(record, index, side=None) -> list[int]:
-    """The sides entrant ``index`` held in a game (only ``side``, if given)."""
-    return [
-        s for s, entrant in enumerate(record["seating"]) if entrant == index and side in (None, s)
-    ]
-
-
-def agent_figures(result: TournamentResult, index, side=None) -> dict:
-    """Games, wins and win rate (Wilson interval), decisions and decisions per second of
-    entrant ``index`` over the sides it held (only ``side``, if given).
-
-    Decisions per second is the median over its games of its decisions over the CPU time its
-    ``act`` calls took in that game, so that compiling once per process (search agents) does
-    not count."""
-    sides_of_game = result.side_agents
-    seat_of = {name: k for k, name in enumerate(sum(sides_of_game, []))}
-    games = wins = decisions = 0
-    rates = []
-    for record in result.games:
-        held = held_sides(record, index, side)
-        if not held:
-            continue
-        games += len(held)
-        wins += sum(record["outcomes"][s].won for s in held)
-        seats = [seat_of[name] for s in held for name in sides_of_game[s]]
-        made = sum(record["seat_decisions"][k] for k in seats)
-        seconds = sum(record["act_cpu_seconds"][k] for k in seats)
-        decisions += made
-        if made and seconds > 0:
-            rates.append(made / seconds)
-    low, high = wilson_interval(wins, games)
-    return {
-        "games": games,
-        "wins": wins,
-        "win_rate": wins / games if games else None,
-        "win_low": low,
-        "win_high": high,
-        "decisions": decisions,
-        "decisions_per_second": statistics.median(rates) if rates else None,
-    }
-
-
 def head_to_head(result: TournamentResult, a, b, side=None) -> dict:
     """Entrant ``a`` against ``b`` in the games where both sat: a meeting is a side of ``a``
     (only ``side``, if given) and a side of ``b`` in one game; ``a`` wins it when its side
@@ -234,17 +187,7 @@ def table_rows(result: TournamentResult) -> tuple[list[dict], list[dict]]:
         label = result.agents[index]
         for side_name, side in sides:
             row = {**key, "agent": label, "side": side_name, "rank": rank}
-            if side is None:
-                half = Z95 * rating["sigma"]
-                row |= {
-                    "mu": rating["mu"],
-                    "sigma": rating["sigma"],
-                    "rating_low": rating["mu"] - half,
-                    "rating_high": rating["mu"] + half,
-                    "ordinal": rating["ordinal"],
-                }
-            else:
-                row |= dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
+            row |= rating_figures(rating if side is None else None)
             agents.append(row | agent_figures(result, index, side))
             for other, opponent in enumerate(result.agents):
                 if other != index:
@@ -254,23 +197,6 @@ def table_rows(result: TournamentResult) -> tuple[list[dict], list[dict]]:
 
 
 # The report ------------------------------------------------------------------------------------
-
-
-def interval(value, low, high, digits=3) -> str:
-    if value is None:
-        return ""
-    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
-
-
-def rate_text(row) -> str:
-    rate = row["decisions_per_second"]
-    return "" if rate is None else f"{rate:,.0f}"
-
-
-def markdown_table(header, rows) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
-    return lines
 
 
 def table_markdown(table, agent_rows, pair_rows) -> list[str]:
@@ -343,10 +269,6 @@ def table_markdown(table, agent_rows, pair_rows) -> list[str]:
     return lines + [""]
 
 
-def duration(seconds) -> str:
-    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-
-
 def report(tables, command, seed, wall_seconds) -> str:
     lines = [
         "# Leaderboard",
@@ -372,14 +294,6 @@ def report(tables, command, seed, wall_seconds) -> str:
     for table in tables:
         lines += table_markdown(table, table["agent_rows"], table["pair_rows"])
     return "\n".join(lines)
-
-
-def write_csv(path, rows):
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    Path(path).write_text(text.getvalue())
 
 
 # Running ---------------------------------------------------------------------------------------

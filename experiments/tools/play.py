@@ -8,7 +8,7 @@ import numpy as np
 
 import heist_envs
 from agents.arena import run_game, side_seats
-from experiments.tools.demo import fresh_seed, seat_agents, show_outcome, warm_up
+from experiments.common import agents_from_specs, fresh_seed, show_outcome, warm_up
 
 
 class Quit(Exception):
@@ -55,7 +55,7 @@ def play_human(game_name, against, seat=0, num_players=None, seed=None, read=inp
         raise ValueError(f"seat must be 0 to {len(names) - 1} ({', '.join(names)}), got {seat}")
     mine = next(seats for seats in side_seats(game, num_players) if seat in seats)
     seed = fresh_seed() if seed is None else seed
-    others = seat_agents(game, num_players, against, seed, set(range(len(names))) - set(mine))
+    others = agents_from_specs(game, num_players, against, seed, set(range(len(names))) - set(mine))
     env = heist_envs.make(game.name, num_players=num_players)
     human = HumanAgent(env, read, show)
     agents = [others[k][0] if k in others else human for k in range(len(names))]

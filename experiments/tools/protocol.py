@@ -39,15 +39,15 @@ from agents.arena import (
     rate,
     side_seats,
 )
-from agents.stats import Z95
-from experiments.tools.demo import warm_up
-from experiments.tools.leaderboard import (
+from experiments.common import (
     agent_figures,
     builds,
     duration,
     interval,
     markdown_table,
     rate_text,
+    rating_figures,
+    warm_up,
 )
 
 VERSION = "v1"
@@ -147,10 +147,20 @@ class Card:
         }
 
     def markdown(self) -> str:
+        lines = [
+            *self.heading_lines(),
+            *self.rating_lines(),
+            *self.win_rate_lines(),
+            *self.failure_lines(),
+        ]
+        if self.left_out:
+            lines += ["", "## Not played", ""] + [f"- {why}" for why in self.left_out]
+        return "\n".join(lines) + "\n"
+
+    def heading_lines(self) -> list[str]:
         title = heist_envs.get_game(self.game).title
         games = sum(t["games"] for t in self.tables)
-        overall = self.decisions_per_second()
-        lines = [
+        return [
             f"# Benchmark card: `{self.agent}` on {title}",
             "",
             f"Protocol `{self.protocol}` (seed {self.seed}, {self.games_per_table} games per "
@@ -158,6 +168,10 @@ class Card:
             f"{games} games in {duration(self.wall_seconds)}. Reference pool: "
             + ", ".join(f"`{spec}`" for spec in POOL)
             + f". Frozen reference ratings: {self.ratings_source}.",
+        ]
+
+    def rating_lines(self) -> list[str]:
+        lines = [
             "",
             "## Anchored rating",
             "",
@@ -179,7 +193,10 @@ class Card:
                 for r in self.ratings
             ],
         )
-        lines += [
+        return lines
+
+    def win_rate_lines(self) -> list[str]:
+        lines = [
             "",
             "## Win rate against each reference",
             "",
@@ -212,8 +229,13 @@ class Card:
                 for t in self.tables
             ],
         )
+        return lines
+
+    def failure_lines(self) -> list[str]:
+        games = sum(t["games"] for t in self.tables)
+        overall = self.decisions_per_second()
         counts = self.failure_counts()
-        lines += [
+        lines = [
             "",
             "## Decisions and failures",
             "",
@@ -236,9 +258,7 @@ class Card:
             ]
             if len(self.failures) > LISTED_FAILURES:
                 lines.append(f"- and {len(self.failures) - LISTED_FAILURES} more (card.json)")
-        if self.left_out:
-            lines += ["", "## Not played", ""] + [f"- {why}" for why in self.left_out]
-        return "\n".join(lines) + "\n"
+        return lines
 
     def write(self, out_dir) -> list[Path]:
         """Write ``card.md`` and ``card.json`` into ``out_dir``."""
@@ -276,50 +296,14 @@ def evaluate(
     frozen_file = reference_ratings(ratings_path)
     frozen = frozen_file["ratings"].get(game.name, {})
     games = QUICK_GAMES if quick else GAMES
-    plans, where, left_out = [], [], []
-    for num_players in counts:
-        why = builds(entrant, game, num_players)
-        if why:
-            left_out.append(f"{num_players} players: the agent cannot play ({why})")
-            continue
-        sides = len(side_seats(game, num_players))
-        for index, spec in enumerate(POOL):
-            reference = parse_entrant(spec)
-            why = builds(reference, game, num_players)
-            if why:
-                left_out.append(f"{num_players} players, `{spec}`: {why}")
-                continue
-            table = table_seed(seed, num_players, index)
-            plans.append(
-                plan_tournament(
-                    game.name, [entrant] + [reference] * (sides - 1), games, num_players, table
-                )
-            )
-            where.append((num_players, spec))
+    plans, where, left_out = plan_tables(entrant, game, counts, seed, games)
     if not plans:
         raise ValueError(f"agent {agent!r} plays no table of {game.name}: {'; '.join(left_out)}")
     warm_up(game.name, counts[0], show)
     started = time.perf_counter()
     results = play_tournaments(plans, workers, progress)
     wall = time.perf_counter() - started
-    tables, failures = [], []
-    for (num_players, spec), result in zip(where, results, strict=True):
-        figures = agent_figures(result, 0)
-        lost = [f for f in result.forfeits if f["entrant"] == entrant.label]
-        failures += [
-            {"players": num_players, "reference": spec, "seed": result.games[f["game"]]["seed"]} | f
-            for f in lost
-        ]
-        tables.append(
-            {
-                "players": num_players,
-                "reference": spec,
-                "seed": result.seed,
-                "fair_share": 1 / len(result.side_agents),
-                **figures,
-                "failures": len(lost),
-            }
-        )
+    tables, failures = table_figures(entrant.label, where, results)
     ratings = [
         anchored_rating(entrant.label, num_players, where, results, frozen.get(str(num_players)))
         for num_players in counts
@@ -342,6 +326,54 @@ def evaluate(
     )
 
 
+def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[str]]:
+    """The tournaments of the protocol: per player count of ``counts`` and reference of
+    :data:`POOL` that can play it, the agent against the reference in every other side.
+    Returns their plans, where each is (player count, reference spec), and why the tables
+    left out are."""
+    plans, where, left_out = [], [], []
+    for num_players in counts:
+        why = builds(entrant, game, num_players)
+        if why:
+            left_out.append(f"{num_players} players: the agent cannot play ({why})")
+            continue
+        sides = len(side_seats(game, num_players))
+        for index, spec in enumerate(POOL):
+            reference = parse_entrant(spec)
+            why = builds(reference, game, num_players)
+            if why:
+                left_out.append(f"{num_players} players, `{spec}`: {why}")
+                continue
+            table = table_seed(seed, num_players, index)
+            lineup = [entrant] + [reference] * (sides - 1)
+            plans.append(plan_tournament(game.name, lineup, games, num_players, table))
+            where.append((num_players, spec))
+    return plans, where, left_out
+
+
+def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
+    """The card's row of each table (the agent's figures against its reference) and the games
+    the agent (entrant ``label``) lost by failing."""
+    tables, failures = [], []
+    for (num_players, spec), result in zip(where, results, strict=True):
+        lost = [f for f in result.forfeits if f["entrant"] == label]
+        failures += [
+            {"players": num_players, "reference": spec, "seed": result.games[f["game"]]["seed"]} | f
+            for f in lost
+        ]
+        tables.append(
+            {
+                "players": num_players,
+                "reference": spec,
+                "seed": result.seed,
+                "fair_share": 1 / len(result.side_agents),
+                **agent_figures(result, 0),
+                "failures": len(lost),
+            }
+        )
+    return tables, failures
+
+
 def anchored_rating(label, num_players, where, results, frozen) -> dict:
     """The agent's rating at ``num_players`` from its games against the references that have a
     frozen rating at that count (``frozen``: spec -> (mu, sigma)), in table order."""
@@ -356,17 +388,7 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
             seating = [0 if i == 0 else offset + i - 1 for i in record["seating"]]
             records.append({**record, "seating": seating})
     row = {"players": num_players, "games": len(records)}
-    if not records:
-        return row | dict.fromkeys(["mu", "sigma", "rating_low", "rating_high", "ordinal"])
-    rating = rate(labels, records, fixed)[label]
-    half = Z95 * rating["sigma"]
-    return row | {
-        "mu": rating["mu"],
-        "sigma": rating["sigma"],
-        "rating_low": rating["mu"] - half,
-        "rating_high": rating["mu"] + half,
-        "ordinal": rating["ordinal"],
-    }
+    return row | rating_figures(rate(labels, records, fixed)[label] if records else None)
 
 
 def main(argv=None):

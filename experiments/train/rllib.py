@@ -20,7 +20,6 @@ unpickling: ``heist.json`` and ``weights/<module>.pt``), ``final`` (the last one
 from __future__ import annotations
 
 import argparse
-import csv
 import random
 import re
 import shutil
@@ -33,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import heist_envs
+from experiments.common import append_csv, plot_learning_curve
 
 #: the league's non-trained opponent: the game's heuristic agent (agents.profiles)
 HEURISTIC = "heuristic"
@@ -336,49 +336,6 @@ def metrics_row(iteration, result, trained, elapsed, league) -> dict:
     return row
 
 
-def append_csv(path, row):
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
-def plot_learning_curve(metrics, evals, path, title):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from experiments.common import plot_win_rate
-
-    with metrics.open() as f:
-        rows = list(csv.DictReader(f))
-    with evals.open() as f:
-        evaluations = list(csv.DictReader(f))
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 6), sharex=True)
-    steps = [int(r["env_steps"]) for r in rows]
-    for kind in (HEURISTIC, "snapshot"):
-        rewards = [float(r[f"reward_vs_{kind}"]) for r in rows]
-        top.plot(steps, rewards, label=f"vs {kind}s" if kind == "snapshot" else f"vs {kind}")
-    top.set_ylabel("learning side's reward")
-    top.legend(loc="lower right")
-    top.set_title(title)
-    plot_win_rate(
-        bottom,
-        [int(r["env_steps"]) for r in evaluations],
-        [float(r["win_rate"]) for r in evaluations],
-        [float(r["win_low"]) for r in evaluations],
-        [float(r["win_high"]) for r in evaluations],
-        "win rate vs heuristic",
-    )
-    bottom.set_xlabel("env steps")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def train(args):
     start_ray(args.address)  # first: a cluster that does not answer fails fast
     import ray
@@ -447,10 +404,17 @@ def train(args):
     shutil.rmtree(final, ignore_errors=True)
     shutil.copytree(checkpoint, final)
     plot_learning_curve(
-        metrics,
         evals,
         args.out / "learning_curve.png",
         f"{game.title}, {args.players}p (RLlib PPO)",
+        HEURISTIC,
+        "env_steps",
+        "env steps",
+        bounds=("win_low", "win_high"),
+        rewards=(
+            metrics,
+            {f"vs {HEURISTIC}": f"reward_vs_{HEURISTIC}", "vs snapshots": "reward_vs_snapshot"},
+        ),
     )
     seconds = time.perf_counter() - start
     print(f"trained {args.iterations} iterations in {seconds:.0f} s; saved {final}")

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import csv
 import random
 import time
 from pathlib import Path
@@ -45,7 +44,7 @@ import heist_envs
 from agents.ppo import save_checkpoint
 from agents.profiles import profile
 from agents.registry import agent_names, split_specs
-from experiments.common import plot_learning_curve
+from experiments.common import append_csv, plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
@@ -134,12 +133,7 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
         "mean_reward": round(result["mean_reward"], 4),
         "snapshots_in_pool": pool_size,
     }
-    new = not eval_log.exists()
-    with eval_log.open("a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
+    append_csv(eval_log, row)
     print(
         f"  step {steps}: win rate vs {args.eval_opponents} {row['win_rate']:.3f} "
         f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"

@@ -104,137 +104,167 @@ def parse_seat(table, text):
     raise TableError(f"unknown seat {text!r}; seats: spectator, {', '.join(names)}")
 
 
+# Requests ----------------------------------------------------------------------------------------
+# The app's state holds its session store (``store``) and the agent specs its menu offers
+# besides the registry's (``agents``).
+
+
+def session(request: Request) -> str | None:
+    """The browser's session key, None for a client without one."""
+    return request.state.session
+
+
+def own_session(request: Request) -> str:
+    """The browser's session, made now for a client without one: only a request that makes
+    a table starts a session, so cookie-less requests hold no room."""
+    if request.state.session is None:
+        request.state.session = request.app.state.store.new_session()
+        request.state.fresh = True
+    return request.state.session
+
+
+def table_of(request):
+    return request.app.state.store.get(session(request), request.path_params["table_id"])
+
+
+async def sessions(request, call_next):
+    """A browser gets a random session key in a cookie when it makes its first table; its
+    tables live under it."""
+    key = request.cookies.get(COOKIE)
+    request.state.session = key if key and request.app.state.store.known(key) else None
+    request.state.fresh = False
+    response = await call_next(request)
+    if request.state.fresh:
+        response.set_cookie(COOKIE, request.state.session, httponly=True, samesite="strict")
+    return response
+
+
+# Pages -----------------------------------------------------------------------------------------
+
+
+async def index(request):
+    return FileResponse(STATIC / "index.html")
+
+
+async def favicon(request):
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
+async def rules_page(request):
+    """A game's rules page, docs/games/<game>.md, as HTML (the Markdown is the project's own,
+    so its HTML comments are kept as comments)."""
+    from markdown_it import MarkdownIt
+
+    name = request.path_params["game"]
+    if name not in heist_envs.game_names():
+        return error(f"no game {name!r}; games: {', '.join(heist_envs.game_names())}", 404)
+    path = RULES / f"{name}.md"
+    if not path.is_file():
+        return error(f"no rules page at {path} (it comes with the repository's docs)", 404)
+    body = MarkdownIt("commonmark").enable("table").render(path.read_text(encoding="utf-8"))
+    return HTMLResponse(RULES_PAGE.format(title=heist_envs.get_game(name).title, body=body))
+
+
+# The API ---------------------------------------------------------------------------------------
+
+
+def game_setup(game) -> dict:
+    """What the menu shows of a game: its title, player counts and their seats."""
+    return {
+        "name": game.name,
+        "title": game.title,
+        "default_players": game.default_players,
+        "seats": {n: game.agent_names(n) for n in range(game.min_players, game.max_players + 1)},
+    }
+
+
+async def setup(request):
+    return JSONResponse(
+        {
+            "games": [game_setup(heist_envs.get_game(name)) for name in heist_envs.game_names()],
+            "players": [HUMAN, *ready_agent_names(), *request.app.state.agents],
+            "max_record_bytes": MAX_RECORD_BYTES,
+        }
+    )
+
+
+async def list_tables(request):
+    return JSONResponse([t.summary() for t in request.app.state.store.tables(session(request))])
+
+
+def create_table(data, agents):
+    seed = data.get("seed")
+    if seed in ("", None):
+        seed = None
+    players = data.get("players", [])
+    return new_table(data.get("game"), data.get("num_players"), players, seed, agents)
+
+
+async def post_table(request):
+    data = await read_json(request)
+    table = await run_in_threadpool(create_table, data, request.app.state.agents)
+    request.app.state.store.add(own_session(request), table)
+    return JSONResponse(table.summary())
+
+
+async def post_replay(request):
+    table = await run_in_threadpool(replay_table, await read_body(request))
+    request.app.state.store.add(own_session(request), table)
+    return JSONResponse(table.summary())
+
+
+async def get_view(request):
+    table = table_of(request)
+    step = request.query_params.get("step", "")
+    if step and not whole_number(step):
+        raise TableError(
+            f"step must be a whole number 0 to {len(table.moves)} (the moves played), got {step!r}"
+        )
+    seat = parse_seat(table, request.query_params.get("seat"))
+    view = await locked(table, table.view, seat, int(step) if step else None)
+    return JSONResponse(view)
+
+
+async def post_move(request):
+    table = table_of(request)
+    data = await read_json(request)
+    if "action" not in data:
+        raise TableError('send the move as {"action": <action id>}')
+    await locked(table, table.play, data["action"])
+    return JSONResponse(table.summary())
+
+
+async def post_advance(request):
+    table = table_of(request)
+    await locked(table, table.advance)
+    return JSONResponse(table.summary())
+
+
+async def get_record(request):
+    table = table_of(request)
+    text = await locked(table, table.record_json)
+    filename = f"{table.game.name}-{table.id}.json"
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+#: the error each refusal answers with
+ERROR_STATUS = {
+    RequestTooLarge: 413,
+    ServerFull: 503,
+    NotAllowed: 403,
+    NoSuchTable: 404,
+    ValueError: 400,
+}
+
+
 def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=()) -> Starlette:
     """The web table as an ASGI app. ``allowed_hosts`` limits the Host header (a guard
     against DNS rebinding when served on loopback); None allows any. ``agents``: agent specs
     the menu offers besides the registry's (outside agents: docs/agents.md)."""
-    store = store or SessionStore()
-
-    def session(request: Request) -> str | None:
-        """The browser's session key, None for a client without one."""
-        return request.state.session
-
-    def own_session(request: Request) -> str:
-        """The browser's session, made now for a client without one: only a request that
-        makes a table starts a session, so cookie-less requests hold no room."""
-        if request.state.session is None:
-            request.state.session = store.new_session()
-            request.state.fresh = True
-        return request.state.session
-
-    async def index(request):
-        return FileResponse(STATIC / "index.html")
-
-    async def favicon(request):
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
-
-    async def rules_page(request):
-        """A game's rules page, docs/games/<game>.md, as HTML (the Markdown is the project's
-        own, so its HTML comments are kept as comments)."""
-        from markdown_it import MarkdownIt
-
-        name = request.path_params["game"]
-        if name not in heist_envs.game_names():
-            return error(f"no game {name!r}; games: {', '.join(heist_envs.game_names())}", 404)
-        path = RULES / f"{name}.md"
-        if not path.is_file():
-            return error(f"no rules page at {path} (it comes with the repository's docs)", 404)
-        body = MarkdownIt("commonmark").enable("table").render(path.read_text(encoding="utf-8"))
-        return HTMLResponse(RULES_PAGE.format(title=heist_envs.get_game(name).title, body=body))
-
-    async def setup(request):
-        games = []
-        for name in heist_envs.game_names():
-            game = heist_envs.get_game(name)
-            games.append(
-                {
-                    "name": name,
-                    "title": game.title,
-                    "default_players": game.default_players,
-                    "seats": {
-                        n: game.agent_names(n)
-                        for n in range(game.min_players, game.max_players + 1)
-                    },
-                }
-            )
-        return JSONResponse(
-            {
-                "games": games,
-                "players": [HUMAN, *ready_agent_names(), *agents],
-                "max_record_bytes": MAX_RECORD_BYTES,
-            }
-        )
-
-    async def list_tables(request):
-        return JSONResponse([t.summary() for t in store.tables(session(request))])
-
-    def create_table(data):
-        seed = data.get("seed")
-        if seed in ("", None):
-            seed = None
-        players = data.get("players", [])
-        return new_table(data.get("game"), data.get("num_players"), players, seed, agents)
-
-    async def post_table(request):
-        data = await read_json(request)
-        table = await run_in_threadpool(create_table, data)
-        store.add(own_session(request), table)
-        return JSONResponse(table.summary())
-
-    async def post_replay(request):
-        table = await run_in_threadpool(replay_table, await read_body(request))
-        store.add(own_session(request), table)
-        return JSONResponse(table.summary())
-
-    def table_of(request):
-        return store.get(session(request), request.path_params["table_id"])
-
-    async def get_view(request):
-        table = table_of(request)
-        step = request.query_params.get("step", "")
-        if step and not whole_number(step):
-            raise TableError(
-                f"step must be a whole number 0 to {len(table.moves)} (the moves played), "
-                f"got {step!r}"
-            )
-        seat = parse_seat(table, request.query_params.get("seat"))
-        view = await locked(table, table.view, seat, int(step) if step else None)
-        return JSONResponse(view)
-
-    async def post_move(request):
-        table = table_of(request)
-        data = await read_json(request)
-        if "action" not in data:
-            raise TableError('send the move as {"action": <action id>}')
-        await locked(table, table.play, data["action"])
-        return JSONResponse(table.summary())
-
-    async def post_advance(request):
-        table = table_of(request)
-        await locked(table, table.advance)
-        return JSONResponse(table.summary())
-
-    async def get_record(request):
-        table = table_of(request)
-        text = await locked(table, table.record_json)
-        filename = f"{table.game.name}-{table.id}.json"
-        return Response(
-            text,
-            media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-        )
-
-    async def sessions(request, call_next):
-        """A browser gets a random session key in a cookie when it makes its first table;
-        its tables live under it."""
-        key = request.cookies.get(COOKIE)
-        request.state.session = key if key and store.known(key) else None
-        request.state.fresh = False
-        response = await call_next(request)
-        if request.state.fresh:
-            response.set_cookie(COOKIE, request.state.session, httponly=True, samesite="strict")
-        return response
-
     app = Starlette(
         routes=[
             Route("/", index),
@@ -255,14 +285,12 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
             Middleware(BaseHTTPMiddleware, dispatch=sessions),
         ],
         exception_handlers={
-            RequestTooLarge: lambda request, e: error(e, 413),
-            ServerFull: lambda request, e: error(e, 503),
-            NotAllowed: lambda request, e: error(e, 403),
-            NoSuchTable: lambda request, e: error(e, 404),
-            ValueError: lambda request, e: error(e),
+            kind: lambda request, e, status=status: error(e, status)
+            for kind, status in ERROR_STATUS.items()
         },
     )
-
+    app.state.store = store or SessionStore()
+    app.state.agents = tuple(agents)
     return app
 
 

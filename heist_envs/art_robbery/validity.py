@@ -23,6 +23,15 @@ INT32_MAX = np.iinfo(np.int32).max
 
 def validate(s):
     """Raise InvalidStateError naming the first field that no game of the rules can hold."""
+    mid_turn = s.phase in (TOKEN, DOG)  # the card is played, the draw is still to come
+    check_progress(s)
+    check_cards(s, mid_turn)
+    check_tokens(s)
+    check_turn(s, mid_turn)
+
+
+def check_progress(s):
+    """The phase, raid, turn player and turn count, and the status they imply."""
     n = int(s.num_players)
     running = s.status == RUNNING
     in_range("max_turns", s.max_turns, 1, INT32_MAX)
@@ -31,11 +40,13 @@ def validate(s):
     in_range("raid", s.raid, 0, NUM_RAIDS if s.status == TERMINATED else NUM_RAIDS - 1)
     expect(s.status != TERMINATED or s.raid == NUM_RAIDS, "raid", "4 once every raid is over")
     in_range("turn_player", s.turn_player, 0, n - 1)
-    mid_turn = s.phase in (TOKEN, DOG)  # the card is played, the draw is still to come
     in_range("turns", s.turns, 0, s.max_turns - running)
     expect(s.status != TRUNCATED or s.turns == s.max_turns, "turns", "max_turns once truncated")
 
-    # Cards: 55, each in the pile, a hand or the discard; five in every hand.
+
+def check_cards(s, mid_turn):
+    """Cards: 55, each in the pile, a hand or the discard; five in every hand."""
+    n = int(s.num_players)
     in_range("deck_size", s.deck_size, 0, NUM_CARDS)
     in_range("deck", s.deck[: s.deck_size], 0, NUM_CARD_TYPES - 1)
     in_range("deck", s.deck[s.deck_size :], -1, NUM_CARD_TYPES - 1)
@@ -63,7 +74,11 @@ def validate(s):
     else:
         in_range("reshuffle_counts", s.reshuffle_counts, 0, 0)
 
-    # Tokens: raids before the current one are banked, later ones not yet out.
+
+def check_tokens(s):
+    """Tokens: raids before the current one are banked, later ones not yet out."""
+    n = int(s.num_players)
+    running = s.status == RUNNING
     raid = int(s.raid)
     in_range("token_loc", s.token_loc, NOT_YET_OUT, n - 1)
     for r in range(NUM_RAIDS):
@@ -79,7 +94,10 @@ def validate(s):
             in_range(name, places, NOT_YET_OUT, NOT_YET_OUT)
     in_range("dog", s.dog, -1, n - 1)
 
-    # The turn.
+
+def check_turn(s, mid_turn):
+    """The card being played, the tokens it offers and who acts."""
+    running = s.status == RUNNING
     if not mid_turn:
         in_range("pending_card", s.pending_card, -1, -1)
         in_range("pending_token", s.pending_token, -1, -1)
@@ -101,7 +119,7 @@ def validate(s):
     else:
         in_range("offered", s.offered, 0, 0)
         in_range("pending_token", s.pending_token, 0, TOKENS_PER_RAID - 1)
-        holder = s.token_loc[raid, s.pending_token]
+        holder = s.token_loc[s.raid, s.pending_token]
         expect(holder >= 0 and holder != s.turn_player, "pending_token", "another seat's token")
         expect(holder == s.dog, "dog", "held by the seat being robbed")
         expect(s.actor == holder, "actor", "the seat being robbed")

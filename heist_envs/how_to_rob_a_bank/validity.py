@@ -1,5 +1,7 @@
 """How to Rob a Bank's state check: every field in range and the fields consistent with play."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from heist_envs.core.game import RUNNING
@@ -49,12 +51,39 @@ from .state import (
 )
 
 
+class Setup(NamedTuple):
+    """What the player count fixes: the tiles in play, robbers, seats and guards."""
+
+    in_play: np.ndarray  # per tile, whether it is in play
+    tiles: list[int]  # the tiles in play
+    robbers: int
+    seats: int
+    guards: int
+
+    @classmethod
+    def of(cls, s):
+        n = int(s.num_players)
+        in_play = TILE_IN_PLAY[1 if n == 4 else 0].astype(bool)
+        robbers = 3 if n == 4 else 2
+        tiles = sorted(np.flatnonzero(in_play).tolist())
+        return cls(in_play, tiles, robbers, robbers + 1, int(TILE_BADGES[in_play].sum()))
+
+
 def validate(s):
     """Raise InvalidStateError naming the first field that no game of the rules can hold."""
+    setup = Setup.of(s)
+    check_options(s, setup)
+    check_position(s, setup)
+    check_board(s, setup)
+    check_bags(s, setup)
+    check_cards(s, setup)
+    check_phase(s, setup)
+
+
+def check_options(s, setup):
+    """The counts the player count fixes, and the options that fix the layouts and hands."""
     n = int(s.num_players)
-    in_play = TILE_IN_PLAY[1 if n == 4 else 0].astype(bool)
-    robbers = 3 if n == 4 else 2
-    seats, guards = robbers + 1, int(TILE_BADGES[in_play].sum())
+    in_play, tiles, robbers, seats, guards = setup
     for name, value in (
         ("n_robbers", robbers),
         ("n_seats", seats),
@@ -63,7 +92,6 @@ def validate(s):
         ("bags_per_round", int(TILE_BAGS[in_play].sum())),
     ):
         in_range(name, s[name], value, value)
-    tiles = sorted(np.flatnonzero(in_play).tolist())
     in_range("early_end", s.early_end, 0, 1)
     in_range("n_fixed_layouts", s.n_fixed_layouts, 0, NUM_ROUNDS)
     for r in range(NUM_ROUNDS):
@@ -80,14 +108,16 @@ def validate(s):
         else:
             in_range(f"fixed_hand[{p}]", s.fixed_hand[p], 0, 0)
 
-    # Position.
+
+def check_position(s, setup):
+    """The phase, round, cycle, turn and winner, and the card being played."""
     running = s.status == RUNNING
     in_range("phase", s.phase, SETUP_CORNER, GAME_OVER)
     expect(running == (s.phase != GAME_OVER), "phase", "game over exactly when the game is")
     expect(s.status != 2, "status", "0 or 1: the game is never truncated")
     in_range("round_num", s.round_num, 1, NUM_ROUNDS)
     in_range("cycle", s.cycle, 0, NUM_CYCLES - running)  # 5 after the last round
-    in_range("turn_seat", s.turn_seat, 0, seats - 1)
+    in_range("turn_seat", s.turn_seat, 0, setup.seats - 1)
     in_range("winner", s.winner, NO_WINNER if running else BANK_WINS, NO_WINNER if running else 1)
     in_range("card", s.card, -1, N_CARD_TYPES - 1)
     in_range("card_slots", s.card_slots, -1, N_SLOT_KINDS - 1)
@@ -96,7 +126,10 @@ def validate(s):
     in_range("vehicle", s.vehicle, -1, N_SPACES - 1)
     in_range("veh_cand", s.veh_cand, -1, N_SPACES - 1)
 
-    # Board.
+
+def check_board(s, setup):
+    """The bank's tiles, walls and alarm, and where the guards and robbers are."""
+    tiles, robbers, guards = setup.tiles, setup.robbers, setup.guards
     expect(sorted(s.tile.tolist()) == tiles, "tile", f"each tile in play once: {tiles}")
     in_range("rotation", s.rotation, 0, 3)
     for room in range(N_ROOMS):
@@ -121,7 +154,9 @@ def validate(s):
     in_range("robber_awake", s.robber_awake[:robbers], 0, 1)
     in_range("robber_awake", s.robber_awake[robbers:], 0, 0)
 
-    # Bags: each in one place; floor bags in a room, carried ones by a conscious robber.
+
+def check_bags(s, setup):
+    """Bags: each in one place; floor bags in a room, carried ones by a conscious robber."""
     in_range("bag_where", s.bag_where, SUPPLY, STOLEN)
     in_range("bag_locked", s.bag_locked, 0, 1)
     for b in range(NUM_BAGS):
@@ -129,7 +164,7 @@ def validate(s):
         if where == FLOOR:
             in_range(f"bag_at[{b}]", at, 0, N_ROOMS - 1)
         elif where == CARRIED:
-            in_range(f"bag_at[{b}]", at, 0, robbers - 1)
+            in_range(f"bag_at[{b}]", at, 0, setup.robbers - 1)
             expect(s.robber_awake[at], f"bag_at[{b}]", "a conscious robber")
         else:
             in_range(f"bag_at[{b}]", at, -1, -1)
@@ -137,16 +172,22 @@ def validate(s):
     stolen = int((s.bag_where == STOLEN).sum())
     in_range("stolen", s.stolen, stolen, stolen)
     target = int(s.target)
-    if running:
+    if s.status == RUNNING:
         expect(stolen < target, "stolen", f"fewer than the target {target} in a running game")
     else:
         won = BANK_WINS if stolen < target else ROBBERS_WIN
         in_range("winner", s.winner, won, won)
 
-    # Cards: per seat, 15 in hand, aside, planned and not yet played, or played.
-    r = int(s.round_num)
-    phase = int(s.phase)
-    done = NUM_CYCLES * (r - 1)  # cards planned in earlier rounds
+
+def planned_before(s) -> int:
+    """The cards each seat planned in the rounds before this one."""
+    return NUM_CYCLES * (int(s.round_num) - 1)
+
+
+def check_cards(s, setup):
+    """Cards: per seat, 15 in hand, aside, planned and not yet played, or played."""
+    seats = setup.seats
+    done = planned_before(s)
     in_range("n_planned", s.n_planned[:seats], done, done + NUM_CYCLES)
     in_range("n_revealed", s.n_revealed[:seats], done, done + NUM_CYCLES)
     in_range("n_planned", s.n_planned[seats:], 0, 0)
@@ -171,8 +212,12 @@ def validate(s):
         expect((total == DECK_COUNTS[p]).all(), f"aside[{p}]", "the deck's 15 cards in all")
     in_range("n_planned", s.n_planned, 0, STACK_SIZE)
 
-    # The phase.
-    actor = int(s.actor)
+
+def check_phase(s, setup):
+    """What the phase implies: cards in hand only while planning, the vehicle's candidates,
+    the plans made so far, the card revealed in a turn and who acts."""
+    seats, guards = setup.seats, setup.guards
+    phase, actor, done = int(s.phase), int(s.actor), planned_before(s)
     if phase != PLAN:
         in_range("hand", s.hand, 0, 0)
     if phase in (SETUP_CORNER, SETUP_STREET, PLAN):

@@ -44,6 +44,14 @@ SUB_DECISIONS = (D_TAKING, D_RETURNING, P_LAA, P_WAIVE, P_PAY)
 
 def validate(s):
     """Raise InvalidStateError naming the first field that no game of the rules can hold."""
+    check_counters(s)
+    check_dice(s)
+    check_cards(s)
+    check_stage(s)
+
+
+def check_counters(s):
+    """The stage, rounds, seats, counts of the turn and every seat's gold and infamy."""
     n = int(s.num_players)
     running = s.status == RUNNING
     in_range("start_seat", s.start_seat, -1, n - 1)
@@ -62,7 +70,10 @@ def validate(s):
     in_range("gold", s.gold[n:], 0, 0)
     in_range("infamy", s.infamy[n:], 0, 0)
 
-    # Dice and the pawn.
+
+def check_dice(s):
+    """Dice and the pawn: the player count's dice, each in one place."""
+    n = int(s.num_players)
     dice = int(DICE_BY_PLAYERS[n])
     for name in ("centre", "pile", "ret_buf"):
         in_range(name, s[name], 0, dice)
@@ -75,7 +86,10 @@ def validate(s):
     in_range("snap_gem", s.snap_gem[n:], 0, 0)
     in_range("snap_size", s.snap_size[n:], 0, 0)
 
-    # Cards: 49, each in one place (a deck, the market, being paid for, a seat, the box).
+
+def check_cards(s):
+    """Cards: 49, each in one place (a deck, the market, being paid for, a seat, the box)."""
+    n = int(s.num_players)
     in_range("owner", s.owner, DISCARDED, n - 1)
     in_range("used", s.used, 0, 1)
     in_range("pending_card", s.pending_card, -1, NUM_CARDS - 1)
@@ -105,7 +119,10 @@ def validate(s):
     discarded = np.flatnonzero(s.owner == DISCARDED)
     expect((EFFECT[discarded] == GAIN_TOP_CARD).all(), "owner", "only a bought potion discarded")
 
-    # The stage.
+
+def check_stage(s):
+    """The stage: the card being paid for, a thief returning and who acts."""
+    n = int(s.num_players)
     stage = int(s.stage)
     paying = stage in (P_WAIVE, P_PAY)
     expect((s.pending_card >= 0) == paying, "pending_card", "a card only while it is paid for")
@@ -125,7 +142,7 @@ def validate(s):
         expect(s.steal_victim != s.actor, "steal_victim", "another seat than the thief")
     else:
         in_range("steal_victim", s.steal_victim, NOBODY, NOBODY)
-    if not running:
+    if s.status != RUNNING:
         return
     actor = int(s.actor)
     if stage in (D_CHOOSE, D_TAKING, D_RETURNING):

@@ -48,6 +48,13 @@ TOKEN_VALUE_MAX = 100
 
 def validate(s):
     """Raise InvalidStateError naming the first field that no game of the rules can hold."""
+    check_options(s)
+    check_cards(s)
+    check_turn(s)
+
+
+def check_options(s):
+    """The options the game was set up with (its card table and tokens) and its status."""
     n = int(s.num_players)
     in_range("first_leader", s.first_leader, -1, n - 1)
     in_range("reward_mode", s.reward_mode, 0, REWARD_SCORE)
@@ -63,7 +70,10 @@ def validate(s):
     in_range("phase", s.phase, THEFT, GAME_OVER)
     expect((s.status == RUNNING) == (s.phase != GAME_OVER), "phase", "game over with the game")
 
-    # Cards: the deck is the deal order; each card lies in exactly one place.
+
+def check_cards(s):
+    """Cards: the deck is the deal order; each card lies in exactly one place."""
+    n = int(s.num_players)
     expect(sorted(s.deck.tolist()) == list(range(NUM_CARDS)), "deck", "a permutation of 0-89")
     in_range("reserve_top", s.reserve_top, 0, RESERVE_SIZE)
     in_range("draw_top", s.draw_top, RESERVE_SIZE, NUM_CARDS)
@@ -93,7 +103,10 @@ def validate(s):
             bells = s.card_table[mine, BELLS].sum()
             expect(bells < RAID_BELLS, "card_loc", f"fewer than {RAID_BELLS} bells of a colour")
 
-    # The turn.
+
+def check_turn(s):
+    """The turn: its counters, the final tally once over, and who acts in each phase."""
+    n = int(s.num_players)
     in_range("turn", s.turn, 1, NUM_CARDS)
     in_range("leader", s.leader, 0, n - 1)
     in_range("insp", s.insp, 1, INSP_START)

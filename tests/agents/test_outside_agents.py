@@ -9,7 +9,7 @@ import pytest
 
 from agents import arena, registry
 from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
-from experiments import cli
+from experiments import cli, common
 from experiments.tools import leaderboard, protocol
 
 #: an outside agent, as a user would write it: a class taking the game name and seed
@@ -197,7 +197,7 @@ def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
             "art_robbery", [spec] + [table["reference"]] * (sides - 1), games=4,
             num_players=sides, seed=table["seed"], workers=1, progress=False,
         )  # fmt: skip
-        figures = leaderboard.agent_figures(direct, 0)
+        figures = common.agent_figures(direct, 0)
         assert table["games"] == figures["games"] == len(direct.games)
         assert table["wins"] == figures["wins"]
         assert (table["win_low"], table["win_high"]) == (figures["win_low"], figures["win_high"])

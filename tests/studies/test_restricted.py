@@ -4,9 +4,12 @@ import numpy as np
 import pytest
 
 from agents.base import RandomAgent
+from agents.how_to_rob_a_bank.restrictions import BankNeverPlans
 from agents.restricted import RestrictedAgent, forbidden_ids, make_restricted
+from agents.thiefs_market.restrictions import NeverBuy
+from agents.toits_de_paris.restrictions import MaxReveals
 from experiments.studies.data import play_games
-from experiments.studies.restricted import BankNeverPlans, MaxReveals, NeverBuy, restricted_play
+from experiments.studies.restricted import restricted_play
 from heist_envs.how_to_rob_a_bank.observation import LAYOUT as BANK_LAYOUT
 from heist_envs.thiefs_market.observation import LAYOUT as MARKET_LAYOUT
 from heist_envs.toits_de_paris.actions import CONTINUE
