@@ -4,8 +4,9 @@ A tournament seats its entrants on the game's sides (seats, or teams: How to Rob
 robbers are one side) in every rotation, gives each game its own seed, plays the games in
 worker processes, and summarises every entrant: win rate and mean reward (and score, where the
 game reports one) with 95% intervals, an OpenSkill rating, and how much the first seat helps.
+For any ``game_name`` of ``heist_envs.game_names()``:
 
-    result = tournament("art_robbery", ["random", "heuristic"], games=200, num_players=4)
+    result = tournament(game_name, ["random", "heuristic"], games=200, num_players=4)
     print(result.table())
     result.write("out/")  # summary.csv, games.csv, tournament.json
 """

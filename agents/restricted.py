@@ -7,8 +7,8 @@ among what is left; when a restriction would forbid every legal action, the deci
 unrestricted (a player cannot pass where the rules give no pass) and counted in
 ``unrestricted_decisions``.
 
-    agent = RestrictedAgent(make_agent("heuristic", "art_robbery"), "art_robbery",
-                            forbid=["play the Greedy Thief"])
+    agent = RestrictedAgent(make_agent("heuristic", game_name), game_name,
+                            forbid=["play the Greedy Thief"])  # a kind of Art Robbery's
 """
 
 from __future__ import annotations

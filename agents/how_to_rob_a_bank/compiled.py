@@ -18,22 +18,7 @@ import numba as nb
 import numpy as np
 
 from heist_envs.how_to_rob_a_bank import actions as A
-from heist_envs.how_to_rob_a_bank.components import (
-    DECK_SIZE,
-    MAX_GUARDS,
-    MAX_ROBBERS,
-    N_CARD_TYPES,
-    N_ROOMS,
-    N_SPACES,
-    N_TILES,
-    NEIGHBOUR,
-    NUM_CYCLES,
-    SPACE_ROOM,
-    SPACE_SIDE,
-    STREET_CORNERS,
-    TILE_BAGS,
-    TILE_MASK,
-)
+from heist_envs.how_to_rob_a_bank import components as C
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB, SETUP_CORNER, SETUP_STREET, STACK_SIZE
 
 from ..compiled import best_with_ties_at_random
@@ -57,7 +42,7 @@ _OBSERVER_START, _OBSERVER_STOP = LAYOUT["observer"].start, LAYOUT["observer"].s
 _ROUND_START, _ROUND_STOP = LAYOUT["round"].start, LAYOUT["round"].stop
 _ROOM_TILE_START = LAYOUT["room_tile"].start
 _ROOM_WALL_START, _ROOM_WALL_STOP = LAYOUT["room_wall"].start, LAYOUT["room_wall"].stop
-_WALL_OPTIONS = (_ROOM_WALL_STOP - _ROOM_WALL_START) // N_ROOMS  # no wall, then N, E, S, W
+_WALL_OPTIONS = (_ROOM_WALL_STOP - _ROOM_WALL_START) // C.N_ROOMS  # no wall, then N, E, S, W
 _GUARDS_UP_START = LAYOUT["room_guards_conscious"].start
 _BAGS_UNLOCKED_START = LAYOUT["room_bags_unlocked"].start
 _BAGS_LOCKED_START = LAYOUT["room_bags_locked"].start
@@ -75,7 +60,7 @@ _GUARD_UP_START = LAYOUT["guard_conscious"].start
 _VEHICLE_START, _VEHICLE_STOP = LAYOUT["vehicle"].start, LAYOUT["vehicle"].stop
 _CANDIDATES_START = LAYOUT["vehicle_candidates"].start
 _STACKS_START = LAYOUT["stacks"].start
-_STACK_OPTIONS = N_CARD_TYPES + 1  # an empty place, then the card types
+_STACK_OPTIONS = C.N_CARD_TYPES + 1  # an empty place, then the card types
 _STACKS_PLAYED_START = LAYOUT["stacks_played"].start
 _TURN_SEAT_START, _TURN_SEAT_STOP = LAYOUT["turn_seat"].start, LAYOUT["turn_seat"].stop
 _CARD_START, _CARD_STOP = LAYOUT["card"].start, LAYOUT["card"].stop
@@ -85,10 +70,10 @@ _ROBBER_HANDS_START = LAYOUT["robber_hands"].start
 #: per action, its fixed robber value in ROBBER_ACTION_VALUE (NaN: none)
 _ROBBER_ACTION_VALUE = np.array([ROBBER_ACTION_VALUE.get(a, np.nan) for a in range(A.NUM_ACTIONS)])
 #: the card types in the order robbers plan their leftover cards (``waiting_order``)
-_WAITING_ORDER = tuple(sorted(range(N_CARD_TYPES), key=waiting_order))
+_WAITING_ORDER = tuple(sorted(range(C.N_CARD_TYPES), key=waiting_order))
 
 #: The observation decoded, as ``heuristic._View`` decodes it. Per-robber and per-guard arrays
-#: have MAX_ROBBERS and MAX_GUARDS entries (the first n_robbers and n_guards are in play);
+#: have C.MAX_ROBBERS and C.MAX_GUARDS entries (the first n_robbers and n_guards are in play);
 #: ``target`` and ``plan`` are the team plan, filled by :func:`team_plan` where it is needed.
 View = namedtuple(
     "View",
@@ -155,36 +140,36 @@ def _count(obs, start, stop):
 @nb.njit(cache=True)
 def decode_view(obs):
     """The :data:`View` of ``obs`` with its geometry; the team plan is left empty."""
-    wall = np.empty(N_ROOMS, np.int64)
-    bag_room = np.zeros(N_ROOMS, np.bool_)
+    wall = np.empty(C.N_ROOMS, np.int64)
+    bag_room = np.zeros(C.N_ROOMS, np.bool_)
     mask_room = -1
-    guards_up = np.empty(N_ROOMS, np.int64)
-    bags = np.empty(N_ROOMS, np.int64)
-    for r in range(N_ROOMS):
+    guards_up = np.empty(C.N_ROOMS, np.int64)
+    bags = np.empty(C.N_ROOMS, np.int64)
+    for r in range(C.N_ROOMS):
         at = _ROOM_WALL_START + _WALL_OPTIONS * r
         wall[r] = _argmax(obs, at, at + _WALL_OPTIONS) - 1
-        at = _ROOM_TILE_START + N_TILES * r
-        tile = _argmax(obs, at, at + N_TILES)
-        bag_room[r] = TILE_BAGS[tile] != 0
-        if mask_room < 0 and TILE_MASK[tile] != 0:
+        at = _ROOM_TILE_START + C.N_TILES * r
+        tile = _argmax(obs, at, at + C.N_TILES)
+        bag_room[r] = C.TILE_BAGS[tile] != 0
+        if mask_room < 0 and C.TILE_MASK[tile] != 0:
             mask_room = r
         guards_up[r] = int(obs[_GUARDS_UP_START + r])
         bags[r] = int(obs[_BAGS_UNLOCKED_START + r] + obs[_BAGS_LOCKED_START + r])
     n_robbers = _count(obs, _ROBBER_IN_PLAY_START, _ROBBER_IN_PLAY_STOP)
-    robber_room = np.empty(MAX_ROBBERS, np.int64)
-    robber_up = np.empty(MAX_ROBBERS, np.bool_)
-    carried = np.empty(MAX_ROBBERS, np.int64)
-    for x in range(MAX_ROBBERS):
-        at = _ROBBER_ROOM_START + N_ROOMS * x
-        robber_room[x] = _argmax(obs, at, at + N_ROOMS)
+    robber_room = np.empty(C.MAX_ROBBERS, np.int64)
+    robber_up = np.empty(C.MAX_ROBBERS, np.bool_)
+    carried = np.empty(C.MAX_ROBBERS, np.int64)
+    for x in range(C.MAX_ROBBERS):
+        at = _ROBBER_ROOM_START + C.N_ROOMS * x
+        robber_room[x] = _argmax(obs, at, at + C.N_ROOMS)
         robber_up[x] = obs[_ROBBER_UP_START + x] > 0
         carried[x] = int(obs[_CARRIED_START + x])
     n_guards = _count(obs, _GUARD_IN_PLAY_START, _GUARD_IN_PLAY_STOP)
-    guard_room = np.empty(MAX_GUARDS, np.int64)
-    guard_up = np.empty(MAX_GUARDS, np.bool_)
-    for g in range(MAX_GUARDS):
-        at = _GUARD_ROOM_START + N_ROOMS * g
-        guard_room[g] = _argmax(obs, at, at + N_ROOMS)
+    guard_room = np.empty(C.MAX_GUARDS, np.int64)
+    guard_up = np.empty(C.MAX_GUARDS, np.bool_)
+    for g in range(C.MAX_GUARDS):
+        at = _GUARD_ROOM_START + C.N_ROOMS * g
+        guard_room[g] = _argmax(obs, at, at + C.N_ROOMS)
         guard_up[g] = obs[_GUARD_UP_START + g] > 0
     vehicle = -1
     if _any(obs, _VEHICLE_START, _VEHICLE_STOP):
@@ -218,8 +203,8 @@ def decode_view(obs):
         nearest_throw_room(distances, spaces, rooms, vehicle),
         stacks,
         stack_len,
-        np.full(MAX_ROBBERS, -1, np.int64),
-        np.zeros((MAX_ROBBERS, DECK_SIZE), np.int64),  # a robber's cards all come from its deck
+        np.full(C.MAX_ROBBERS, -1, np.int64),
+        np.zeros((C.MAX_ROBBERS, C.DECK_SIZE), np.int64),  # a robber's cards all come from its deck
     )
 
 
@@ -228,22 +213,22 @@ def decode_view(obs):
 
 @nb.njit(cache=True)
 def open_edge(wall, room, d):
-    neighbour = NEIGHBOUR[room, d]
+    neighbour = C.NEIGHBOUR[room, d]
     return neighbour >= 0 and wall[room] != d and wall[neighbour] != (d + 2) % 4
 
 
 @nb.njit(cache=True)
 def dist(wall):
     """dist[a, b]: the fewest moves from room a to room b through open edges."""
-    table = np.full((N_ROOMS, N_ROOMS), FAR, np.int64)
-    for room in range(N_ROOMS):
+    table = np.full((C.N_ROOMS, C.N_ROOMS), FAR, np.int64)
+    for room in range(C.N_ROOMS):
         table[room, room] = 0
         for d in range(4):
             if open_edge(wall, room, d):
-                table[room, NEIGHBOUR[room, d]] = 1
-    for via in range(N_ROOMS):  # Floyd-Warshall
-        for a in range(N_ROOMS):
-            for b in range(N_ROOMS):
+                table[room, C.NEIGHBOUR[room, d]] = 1
+    for via in range(C.N_ROOMS):  # Floyd-Warshall
+        for a in range(C.N_ROOMS):
+            for b in range(C.N_ROOMS):
                 table[a, b] = min(table[a, b], table[a, via] + table[via, b])
     return table
 
@@ -251,32 +236,32 @@ def dist(wall):
 @nb.njit(cache=True)
 def throw_spaces(wall):
     """Per street space, whether a bag can be thrown into it from the room it faces."""
-    spaces = np.empty(N_SPACES, np.bool_)
-    for s in range(N_SPACES):
-        spaces[s] = wall[SPACE_ROOM[s]] != SPACE_SIDE[s]
+    spaces = np.empty(C.N_SPACES, np.bool_)
+    for s in range(C.N_SPACES):
+        spaces[s] = wall[C.SPACE_ROOM[s]] != C.SPACE_SIDE[s]
     return spaces
 
 
 @nb.njit(cache=True)
 def throw_rooms(throw_space):
-    rooms = np.zeros(N_ROOMS, np.bool_)
-    for s in range(N_SPACES):
+    rooms = np.zeros(C.N_ROOMS, np.bool_)
+    for s in range(C.N_SPACES):
         if throw_space[s]:
-            rooms[SPACE_ROOM[s]] = True
+            rooms[C.SPACE_ROOM[s]] = True
     return rooms
 
 
 @nb.njit(cache=True)
 def nearest_throw_room(dist, throw_space, throw_room, vehicle):
     """Per room: the closest room to throw from (the vehicle's steps break ties)."""
-    steps = np.zeros(N_ROOMS, np.int64)
-    for t in range(N_ROOMS):
+    steps = np.zeros(C.N_ROOMS, np.int64)
+    for t in range(C.N_ROOMS):
         if throw_room[t]:
             steps[t] = vehicle_steps(throw_space, vehicle, t)
-    nearest = np.empty(N_ROOMS, np.int64)
-    for room in range(N_ROOMS):
+    nearest = np.empty(C.N_ROOMS, np.int64)
+    for room in range(C.N_ROOMS):
         best = -1
-        for t in range(N_ROOMS):
+        for t in range(C.N_ROOMS):
             if throw_room[t] and (
                 best < 0 or (dist[room, t], steps[t]) < (dist[room, best], steps[best])
             ):
@@ -287,7 +272,7 @@ def nearest_throw_room(dist, throw_space, throw_room, vehicle):
 
 @nb.njit(cache=True)
 def ring(a, b):
-    return min((a - b) % N_SPACES, (b - a) % N_SPACES)
+    return min((a - b) % C.N_SPACES, (b - a) % C.N_SPACES)
 
 
 @nb.njit(cache=True)
@@ -295,9 +280,9 @@ def vehicle_steps(throw_space, vehicle, room):
     """Ring steps the vehicle needs to face ``room`` (0 while it is unplaced)."""
     if vehicle < 0:
         return 0
-    steps = N_SPACES
-    for s in range(N_SPACES):
-        if throw_space[s] and SPACE_ROOM[s] == room:
+    steps = C.N_SPACES
+    for s in range(C.N_SPACES):
+        if throw_space[s] and C.SPACE_ROOM[s] == room:
             steps = min(steps, ring(vehicle, s))
     return steps
 
@@ -310,7 +295,7 @@ def step_toward(v, room, goal):
     best = -1
     for d in range(4):
         if open_edge(v.wall, room, d):
-            neighbour = NEIGHBOUR[room, d]
+            neighbour = C.NEIGHBOUR[room, d]
             if best < 0 or (v.dist[neighbour, goal], neighbour) < (v.dist[best, goal], best):
                 best = neighbour
     return best
@@ -323,12 +308,12 @@ def step_toward(v, room, goal):
 def steps_to_bags(v, space):
     """Ring steps from ``space`` to the nearest space a bag room can throw into."""
     near = False  # whether a bag room can be thrown from at all
-    for s in range(N_SPACES):
-        if v.throw_space[s] and v.bag_room[SPACE_ROOM[s]]:
+    for s in range(C.N_SPACES):
+        if v.throw_space[s] and v.bag_room[C.SPACE_ROOM[s]]:
             near = True
-    steps = N_SPACES
-    for s in range(N_SPACES):
-        if v.throw_space[s] and (v.bag_room[SPACE_ROOM[s]] or not near):
+    steps = C.N_SPACES
+    for s in range(C.N_SPACES):
+        if v.throw_space[s] and (v.bag_room[C.SPACE_ROOM[s]] or not near):
             steps = min(steps, ring(space, s))
     return steps
 
@@ -337,7 +322,7 @@ def steps_to_bags(v, space):
 def corner_value(v, k):
     """The bank puts the vehicle far from the bags."""
     total = 0
-    for s in STREET_CORNERS[k]:
+    for s in C.STREET_CORNERS[k]:
         total += steps_to_bags(v, s)
     return float(total)
 
@@ -346,13 +331,13 @@ def corner_value(v, k):
 def street_value(v, action):
     """The robbers put the vehicle near the bags."""
     a, b = -1, -1
-    for s in range(N_SPACES):
+    for s in range(C.N_SPACES):
         if v.obs[_CANDIDATES_START + s] != 0:
             if a < 0:
                 a = s
             else:
                 b = s
-    ccw, cw = (a, b) if (b - a) % N_SPACES == 1 else (b, a)
+    ccw, cw = (a, b) if (b - a) % C.N_SPACES == 1 else (b, a)
     return -float(steps_to_bags(v, ccw if action == A.VEHICLE_CCW else cw))
 
 
@@ -371,11 +356,11 @@ def bank_plan_value(a):
 @nb.njit(cache=True)
 def round_stacks(obs, the_round, n_robbers):
     """Per robber: the card types planned this round, in order, and how many there are."""
-    stacks = np.zeros((MAX_ROBBERS, NUM_CYCLES), np.int64)
-    lengths = np.zeros(MAX_ROBBERS, np.int64)
-    first = the_round * NUM_CYCLES
+    stacks = np.zeros((C.MAX_ROBBERS, C.NUM_CYCLES), np.int64)
+    lengths = np.zeros(C.MAX_ROBBERS, np.int64)
+    first = the_round * C.NUM_CYCLES
     for x in range(n_robbers):
-        for place in range(first, first + NUM_CYCLES):
+        for place in range(first, first + C.NUM_CYCLES):
             at = _STACKS_START + ((1 + x) * STACK_SIZE + place) * _STACK_OPTIONS
             card = _argmax(obs, at, at + _STACK_OPTIONS) - 1
             if card >= 0:
@@ -404,20 +389,20 @@ def route(v, hand, target):
 def team_plan(v):
     """Fill ``v.target`` and ``v.plan``: per robber, its target bag room or -1 and its cards
     in order (``_View.team_plan``)."""
-    taken = np.zeros(N_ROOMS, np.bool_)
+    taken = np.zeros(C.N_ROOMS, np.bool_)
     for x in range(v.n_robbers):
-        hand = np.zeros(N_CARD_TYPES, np.int64)  # the round's planned cards and the hand
+        hand = np.zeros(C.N_CARD_TYPES, np.int64)  # the round's planned cards and the hand
         for k in range(v.round_stack_len[x]):
             hand[v.round_stacks[x, k]] += 1
-        for t in range(N_CARD_TYPES):
-            hand[t] += int(v.obs[_ROBBER_HANDS_START + N_CARD_TYPES * x + t])
+        for t in range(C.N_CARD_TYPES):
+            hand[t] += int(v.obs[_ROBBER_HANDS_START + C.N_CARD_TYPES * x + t])
         pickup = -1
         for t in PICKUP_CARDS:
             if pickup < 0 and hand[t] > 0:
                 pickup = t
         best_cost, best_room = 0, -1
         best_route = (R_MOVE, 0, R_MOVE, 0)
-        for room in range(N_ROOMS):
+        for room in range(C.N_ROOMS):
             if not v.bag_room[room] or pickup < 0:
                 continue
             found, there_card, n_there, after_card, n_after = route(v, hand, room)
@@ -456,10 +441,10 @@ def robber_plan(v):
 @nb.njit(cache=True)
 def remaining_cards(v, x):
     """Robber x's cards still to play this round, in order (its current card first)."""
-    first = v.round * NUM_CYCLES
+    first = v.round * C.NUM_CYCLES
     at = _STACKS_PLAYED_START + (1 + x) * STACK_SIZE + first
-    done = _count(v.obs, at, at + NUM_CYCLES)
-    cards = np.empty(1 + NUM_CYCLES, np.int64)
+    done = _count(v.obs, at, at + C.NUM_CYCLES)
+    cards = np.empty(1 + C.NUM_CYCLES, np.int64)
     n = 0
     if (
         _any(v.obs, _TURN_SEAT_START, _TURN_SEAT_STOP)
@@ -481,7 +466,7 @@ def bag_target(v, x, room):
     if target >= 0 and v.bags[target]:
         return target
     best = -1
-    for r in range(N_ROOMS):
+    for r in range(C.N_ROOMS):
         if v.bags[r] and (
             best < 0 or (v.dist[room, r], v.guards_up[r]) < (v.dist[room, best], v.guards_up[best])
         ):
@@ -542,14 +527,14 @@ def vehicle_gain(v, throw_room, action):
     if throw_room < 0:
         return 0
     want = -1
-    for s in range(N_SPACES):
+    for s in range(C.N_SPACES):
         if (
             v.throw_space[s]
-            and SPACE_ROOM[s] == throw_room
+            and C.SPACE_ROOM[s] == throw_room
             and (want < 0 or ring(v.vehicle, s) < ring(v.vehicle, want))
         ):
             want = s
-    moved = (v.vehicle + (1 if action == A.VEHICLE_CW else -1)) % N_SPACES
+    moved = (v.vehicle + (1 if action == A.VEHICLE_CW else -1)) % C.N_SPACES
     return ring(v.vehicle, want) - ring(moved, want)
 
 
@@ -569,7 +554,7 @@ def robber_values(v, legal):
         if not np.isnan(_ROBBER_ACTION_VALUE[a]):
             value = _ROBBER_ACTION_VALUE[a]
         elif A.MOVE_N <= a <= A.CRAWL_8:
-            there = NEIGHBOUR[room, a - A.MOVE_N] if a <= A.MOVE_W else a - A.CRAWL_0
+            there = C.NEIGHBOUR[room, a - A.MOVE_N] if a <= A.MOVE_W else a - A.CRAWL_0
             value = 50.0 - v.dist[there, goal] - 0.5 * v.guards_up[there]
         elif card_first:
             value = -1.0
@@ -596,9 +581,9 @@ def bank_value(v, threats, a):
     if A.GUARD_0_MOVE_N <= a <= A.GUARD_2_MOVE_W:
         g, d = divmod(a - A.GUARD_0_MOVE_N, 4)
         here = v.guard_room[g]
-        there = NEIGHBOUR[here, d]
+        there = C.NEIGHBOUR[here, d]
         pull = 0.0
-        for r in range(N_ROOMS):
+        for r in range(C.N_ROOMS):
             pull += threats[r] * (v.dist[here, r] - v.dist[there, r])
         return 50.0 + pull - 2 * threats[here]
     if a == A.WAKE_GUARDS:

@@ -12,57 +12,8 @@ checks it. The Python agent stays the readable reference.
 import numba as nb
 import numpy as np
 
-from heist_envs.thiefs_market.actions import (
-    BUY_0,
-    CONVERT_GEM_0,
-    END_TURN,
-    EXIT_STRATEGY,
-    FINISH_RETURN,
-    FINISH_TAKE,
-    JEWELLER_0,
-    LAA_SKIP,
-    PAY_DIE,
-    RETURN_DIE_0,
-    RETURN_PAWN,
-    SPEND_FOR_INFAMY_0,
-    STEAL_1,
-    TAKE_ALL,
-    TAKE_DIE_0,
-    TAKE_PAWN,
-    TO_PURSE_0,
-    WAIVE_0,
-    convert_gem_faces,
-)
-from heist_envs.thiefs_market.components import (
-    BUILDING,
-    CARD_COST,
-    CARD_ICONS,
-    CARD_VP,
-    COMPASS,
-    EFFECT,
-    EXTRA_BUY_AND_DISCOUNT,
-    GOLD_FOR_INFAMY,
-    HENCHMAN,
-    INFAMY_EQ_PILE_SIZE,
-    INFAMY_ON_BUY_WITH,
-    INSURANCE_CARD,
-    NUM_CARDS,
-    NUM_FACES,
-    NUM_GEMS,
-    NUM_ICONS,
-    NUM_PLAYERS_MIN,
-    NUM_SLOTS,
-    PA,
-    PB,
-    PURSE,
-    SAFEHOUSE,
-    TREASURE_MAP,
-    VP,
-    VP_PER_INFAMY_PAIR,
-    VP_PER_OTHER_CARD,
-    VP_PER_WAND_PAIR,
-    WAND,
-)
+from heist_envs.thiefs_market import actions as A
+from heist_envs.thiefs_market import components as C
 from heist_envs.thiefs_market.state import (
     D_CHOOSE,
     D_RETURNING,
@@ -121,9 +72,9 @@ _MARKET_CARD = LAYOUT["market_card"].start
 _DECK_SIZES, _DECK_SIZES_END = LAYOUT["deck_sizes"].start, LAYOUT["deck_sizes"].stop
 _NEED = LAYOUT["need"].start
 
-#: per CONVERT_GEM action (from CONVERT_GEM_0): the gem turned, and the gem it becomes
+#: per CONVERT_GEM action (from A.CONVERT_GEM_0): the gem turned, and the gem it becomes
 _CONVERT_FROM, _CONVERT_TO = np.array(
-    [convert_gem_faces(action) for action in range(CONVERT_GEM_0, JEWELLER_0)], np.int64
+    [A.convert_gem_faces(action) for action in range(A.CONVERT_GEM_0, A.JEWELLER_0)], np.int64
 ).T.copy()
 
 
@@ -140,7 +91,7 @@ def act(obs, mask, params, rng):
     legal = np.flatnonzero(mask)
     scores = np.empty(len(legal))
     stage = np.argmax(obs[_STAGE:_STAGE_END])
-    pile = obs[_PILE : _PILE + NUM_FACES].astype(np.int64)
+    pile = obs[_PILE : _PILE + C.NUM_FACES].astype(np.int64)
     if stage in (D_CHOOSE, D_TAKING):
         values = _face_values(obs, pile, _card_values(obs))
         for k in range(len(legal)):
@@ -156,13 +107,13 @@ def act(obs, mask, params, rng):
             scores[k] = _purchase_value(obs, cards, pile, now, legal[k])
     elif stage == P_WAIVE:
         for k in range(len(legal)):
-            scores[k] = _waive_value(obs, pile, legal[k] - WAIVE_0)
+            scores[k] = _waive_value(obs, pile, legal[k] - A.WAIVE_0)
     elif stage == P_PAY:
         for k in range(len(legal)):
-            scores[k] = 1.0 if legal[k] == PAY_DIE else 0.0
+            scores[k] = 1.0 if legal[k] == A.PAY_DIE else 0.0
     else:
         for k in range(len(legal)):
-            scores[k] = 1.0 if legal[k] == LAA_SKIP else 0.0
+            scores[k] = 1.0 if legal[k] == A.LAA_SKIP else 0.0
     return best_with_ties_at_random(legal, scores, rng)
 
 
@@ -171,12 +122,12 @@ def act(obs, mask, params, rng):
 
 @nb.njit(cache=True)
 def _num_players(obs):
-    return NUM_PLAYERS_MIN + np.argmax(obs[_NUM_PLAYERS:_NUM_PLAYERS_END])
+    return C.NUM_PLAYERS_MIN + np.argmax(obs[_NUM_PLAYERS:_NUM_PLAYERS_END])
 
 
 @nb.njit(cache=True)
 def _owns(obs, seat, x):
-    return obs[_OWNED + seat * NUM_CARDS + x] > 0
+    return obs[_OWNED + seat * C.NUM_CARDS + x] > 0
 
 
 @nb.njit(cache=True)
@@ -188,17 +139,17 @@ def _market_card(obs, slot):
 @nb.njit(cache=True)
 def _icons(obs):
     """The icons on the agent's cards."""
-    icons = np.zeros(NUM_ICONS, np.int64)
-    for x in range(NUM_CARDS):
+    icons = np.zeros(C.NUM_ICONS, np.int64)
+    for x in range(C.NUM_CARDS):
         if _owns(obs, 0, x):
-            icons += CARD_ICONS[x]
+            icons += C.CARD_ICONS[x]
     return icons
 
 
 @nb.njit(cache=True)
 def _num_owned(obs):
     count = 0
-    for x in range(NUM_CARDS):
+    for x in range(C.NUM_CARDS):
         if _owns(obs, 0, x):
             count += 1
     return count
@@ -206,8 +157,8 @@ def _num_owned(obs):
 
 @nb.njit(cache=True)
 def _owns_effect(obs, effect):
-    for x in range(NUM_CARDS):
-        if _owns(obs, 0, x) and EFFECT[x] == effect:
+    for x in range(C.NUM_CARDS):
+        if _owns(obs, 0, x) and C.EFFECT[x] == effect:
             return True
     return False
 
@@ -216,15 +167,15 @@ def _owns_effect(obs, effect):
 def _rival_compass(obs):
     """Whether another seat owns a card with a compass icon."""
     for seat in range(1, _num_players(obs)):
-        for x in range(NUM_CARDS):
-            if _owns(obs, seat, x) and CARD_ICONS[x, COMPASS] > 0:
+        for x in range(C.NUM_CARDS):
+            if _owns(obs, seat, x) and C.CARD_ICONS[x, C.COMPASS] > 0:
                 return True
     return False
 
 
 @nb.njit(cache=True)
 def _insured(obs):
-    return INSURANCE_CARD >= 0 and _owns(obs, 0, INSURANCE_CARD)
+    return C.INSURANCE_CARD >= 0 and _owns(obs, 0, C.INSURANCE_CARD)
 
 
 @nb.njit(cache=True)
@@ -233,7 +184,7 @@ def _ability_value(obs):
     deck_left = np.int64(0)
     for d in range(_DECK_SIZES, _DECK_SIZES_END):
         deck_left += obs[d]
-    for slot in range(NUM_SLOTS):
+    for slot in range(C.NUM_SLOTS):
         if _market_card(obs, slot) >= 0:
             deck_left += 1
     return ABILITY_VALUE * min(1.0, deck_left / ABILITY_FADE)
@@ -256,8 +207,8 @@ def _card_values(obs):
     """Per market slot: the value of its card (0.0 for an empty slot, never read)."""
     icons = _icons(obs)
     ability_value = _ability_value(obs)
-    values = np.zeros(NUM_SLOTS)
-    for slot in range(NUM_SLOTS):
+    values = np.zeros(C.NUM_SLOTS)
+    for slot in range(C.NUM_SLOTS):
         x = _market_card(obs, slot)
         if x >= 0:
             values[slot] = _card_value(obs, x, icons, ability_value)
@@ -267,31 +218,31 @@ def _card_values(obs):
 @nb.njit(cache=True)
 def _card_value(obs, x, icons, ability_value):
     """Points the card ``x`` is expected to bring the agent."""
-    effect = EFFECT[x]
-    value = float(CARD_VP[x]) + HENCHMAN_VALUE * CARD_ICONS[x, HENCHMAN]
-    if effect == VP:
+    effect = C.EFFECT[x]
+    value = float(C.CARD_VP[x]) + HENCHMAN_VALUE * C.CARD_ICONS[x, C.HENCHMAN]
+    if effect == C.VP:
         return value
-    if effect == SAFEHOUSE:
-        safehouse = PB[x] if icons[BUILDING] else PA[x]
-        return value + safehouse + (SECOND_BUILDING_VALUE if icons[BUILDING] == 1 else 0.0)
-    if effect == VP_PER_WAND_PAIR:
-        return value + PA[x] * ((icons[WAND] + 1) // 2)
-    if effect == TREASURE_MAP:
-        return value + (PB[x] if _rival_compass(obs) else PA[x])
-    if effect == VP_PER_OTHER_CARD:
+    if effect == C.SAFEHOUSE:
+        safehouse = C.PB[x] if icons[C.BUILDING] else C.PA[x]
+        return value + safehouse + (SECOND_BUILDING_VALUE if icons[C.BUILDING] == 1 else 0.0)
+    if effect == C.VP_PER_WAND_PAIR:
+        return value + C.PA[x] * ((icons[C.WAND] + 1) // 2)
+    if effect == C.TREASURE_MAP:
+        return value + (C.PB[x] if _rival_compass(obs) else C.PA[x])
+    if effect == C.VP_PER_OTHER_CARD:
         return value + _num_owned(obs) + FUTURE_CARDS
-    if effect == VP_PER_INFAMY_PAIR:
+    if effect == C.VP_PER_INFAMY_PAIR:
         return value + (np.int64(obs[_INFAMY]) + FUTURE_INFAMY) // 2
-    if effect == INFAMY_EQ_PILE_SIZE:
+    if effect == C.INFAMY_EQ_PILE_SIZE:
         return value + obs[_SNAP_SIZE]
-    if effect == INFAMY_ON_BUY_WITH:
+    if effect == C.INFAMY_ON_BUY_WITH:
         return value + 1 + ability_value
-    if effect == GOLD_FOR_INFAMY:
+    if effect == C.GOLD_FOR_INFAMY:
         return value + obs[_GOLD] + ability_value
-    if effect == EXTRA_BUY_AND_DISCOUNT:
+    if effect == C.EXTRA_BUY_AND_DISCOUNT:
         return value + 2 * ability_value
-    if _owns_effect(obs, VP_PER_WAND_PAIR):
-        value += GOLEM_WAND_VALUE * CARD_ICONS[x, WAND]
+    if _owns_effect(obs, C.VP_PER_WAND_PAIR):
+        value += GOLEM_WAND_VALUE * C.CARD_ICONS[x, C.WAND]
     return value + ability_value
 
 
@@ -299,12 +250,12 @@ def _card_value(obs, x, icons, ability_value):
 def _shortfall(obs, cost, dice):
     """The gems of ``cost`` that ``dice`` lack (to pay in gold), less one gem if insured."""
     short = 0
-    for c in range(NUM_GEMS):
+    for c in range(C.NUM_GEMS):
         short += max(0, np.int64(cost[c]) - dice[c])
     if not _insured(obs):
         return short
     least = short
-    for c in range(NUM_GEMS):
+    for c in range(C.NUM_GEMS):
         if cost[c] > 0:
             least = min(least, short - (1 if cost[c] > dice[c] else 0))
     return least
@@ -313,7 +264,7 @@ def _shortfall(obs, cost, dice):
 @nb.njit(cache=True)
 def _buy_value(obs, cards, slot, dice):
     """A card's value, less a little for the gold its payment takes."""
-    return cards[slot] - GOLD_COST * _shortfall(obs, CARD_COST[_market_card(obs, slot)], dice)
+    return cards[slot] - GOLD_COST * _shortfall(obs, C.CARD_COST[_market_card(obs, slot)], dice)
 
 
 @nb.njit(cache=True)
@@ -322,9 +273,9 @@ def _best_buy(obs, cards, dice):
     if np.int64(obs[_ALLOWED_BUYS]) - obs[_BUYS_MADE] <= 0:
         return 0.0
     best, found = 0.0, False
-    for slot in range(NUM_SLOTS):
+    for slot in range(C.NUM_SLOTS):
         x = _market_card(obs, slot)
-        if x >= 0 and _shortfall(obs, CARD_COST[x], dice) <= obs[_GOLD]:
+        if x >= 0 and _shortfall(obs, C.CARD_COST[x], dice) <= obs[_GOLD]:
             value = _buy_value(obs, cards, slot, dice)
             if not found or value > best:
                 best, found = value, True
@@ -335,34 +286,37 @@ def _best_buy(obs, cards, dice):
 def _purchase_value(obs, cards, pile, now, action):
     """Buy the best card (converting a die first when that buys a better one); then turn
     leftover dice and gold into infamy or purses. ``now``: the best buy without converting."""
-    if BUY_0 <= action < BUY_0 + NUM_SLOTS:
-        return BUY_FIRST + _buy_value(obs, cards, action - BUY_0, pile)
-    if CONVERT_GEM_0 <= action < TO_PURSE_0:
+    if A.BUY_0 <= action < A.BUY_0 + C.NUM_SLOTS:
+        return BUY_FIRST + _buy_value(obs, cards, action - A.BUY_0, pile)
+    if A.CONVERT_GEM_0 <= action < A.TO_PURSE_0:
         dice = pile.copy()
-        if action < JEWELLER_0:
-            src, dst = _CONVERT_FROM[action - CONVERT_GEM_0], _CONVERT_TO[action - CONVERT_GEM_0]
+        if action < A.JEWELLER_0:
+            src, dst = (
+                _CONVERT_FROM[action - A.CONVERT_GEM_0],
+                _CONVERT_TO[action - A.CONVERT_GEM_0],
+            )
         else:
-            src, dst = PURSE, action - JEWELLER_0
+            src, dst = C.PURSE, action - A.JEWELLER_0
         dice[src] -= 1
         dice[dst] += 1
-        gain = _best_buy(obs, cards, dice) - now - (FACE_VALUE[PURSE] if src == PURSE else 0.0)
+        gain = _best_buy(obs, cards, dice) - now - (FACE_VALUE[C.PURSE] if src == C.PURSE else 0.0)
         return BUY_FIRST + gain if gain > CONVERT_GAIN else -1.0
     if now > 0:
         return 0.0
-    if SPEND_FOR_INFAMY_0 <= action < SPEND_FOR_INFAMY_0 + NUM_GEMS:
+    if A.SPEND_FOR_INFAMY_0 <= action < A.SPEND_FOR_INFAMY_0 + C.NUM_GEMS:
         return SPEND_FOR_INFAMY_VALUE
-    if TO_PURSE_0 <= action < SPEND_FOR_INFAMY_0:
+    if A.TO_PURSE_0 <= action < A.SPEND_FOR_INFAMY_0:
         return TO_PURSE_VALUE
-    if action == EXIT_STRATEGY:
+    if action == A.EXIT_STRATEGY:
         return EXIT_STRATEGY_VALUE
-    return END_TURN_VALUE if action == END_TURN else 0.0
+    return END_TURN_VALUE if action == A.END_TURN else 0.0
 
 
 @nb.njit(cache=True)
 def _waive_value(obs, pile, c):
     """Minus the gems still missing once gem ``c`` is waived."""
     short = 0
-    for g in range(NUM_GEMS):
+    for g in range(C.NUM_GEMS):
         need = np.int64(obs[_NEED + g]) - (1 if g == c else 0)
         short += max(0, need - pile[g])
     return -float(short)
@@ -376,18 +330,18 @@ def _face_values(obs, pile, cards):
     """Per face: what one more die of it is worth (gems by the cards they would buy); the
     best market cards taken in order of value, market order among equals (a stable sort)."""
     values = FACE_VALUE.copy()
-    ranked = np.zeros(NUM_SLOTS, np.bool_)
+    ranked = np.zeros(C.NUM_SLOTS, np.bool_)
     for rank in range(TARGET_CARDS):
         best = -1
-        for slot in range(NUM_SLOTS):
+        for slot in range(C.NUM_SLOTS):
             unranked = _market_card(obs, slot) >= 0 and not ranked[slot]
             if unranked and (best < 0 or cards[slot] > cards[best]):
                 best = slot
         if best < 0:
             break
         ranked[best] = True
-        cost = CARD_COST[_market_card(obs, best)]
-        for c in range(NUM_GEMS):
+        cost = C.CARD_COST[_market_card(obs, best)]
+        for c in range(C.NUM_GEMS):
             if cost[c] > pile[c]:
                 values[c] += TARGET_GEM_VALUE / (rank + 1)
     return values
@@ -397,26 +351,26 @@ def _face_values(obs, pile, cards):
 def _pile_value(obs, start, pawn, values):
     """The value of the six dice counts at ``obs[start:]`` and, with ``pawn``, the pawn."""
     total = 0.0
-    for f in range(NUM_FACES):
+    for f in range(C.NUM_FACES):
         total += obs[start + f] * values[f]
     return total + (PAWN_VALUE if pawn else 0.0)
 
 
 @nb.njit(cache=True)
 def _divide_value(obs, values, action):
-    if TAKE_DIE_0 <= action < TAKE_PAWN:
-        return values[action - TAKE_DIE_0] if obs[_PILE_SIZE] < MAX_TAKE else -1.0
-    if action == TAKE_PAWN:
+    if A.TAKE_DIE_0 <= action < A.TAKE_PAWN:
+        return values[action - A.TAKE_DIE_0] if obs[_PILE_SIZE] < MAX_TAKE else -1.0
+    if action == A.TAKE_PAWN:
         return PAWN_VALUE if obs[_PILE_SIZE] < MAX_TAKE else -1.0
-    if action == FINISH_TAKE:
+    if action == A.FINISH_TAKE:
         return FINISH_TAKE_VALUE
-    if action == TAKE_ALL:
+    if action == A.TAKE_ALL:
         return _pile_value(obs, _CENTRE, obs[_PAWN_IN_CENTRE] != 0, values)
-    victim = action - STEAL_1 + 1
-    start = _PILE + victim * NUM_FACES
+    victim = action - A.STEAL_1 + 1
+    start = _PILE + victim * C.NUM_FACES
     pawn = obs[_HAS_PAWN + victim] != 0
     kept = PAWN_VALUE if pawn else np.inf  # the object least worth keeping goes back
-    for f in range(NUM_FACES):
+    for f in range(C.NUM_FACES):
         if obs[start + f]:
             kept = min(kept, values[f])
     return _pile_value(obs, start, pawn, values) - kept - STEAL_COST
@@ -425,8 +379,8 @@ def _divide_value(obs, values, action):
 @nb.njit(cache=True)
 def _return_value(obs, values, action):
     """Return the least useful object, and only one."""
-    if action == FINISH_RETURN:
+    if action == A.FINISH_RETURN:
         return FINISH_RETURN_VALUE if _returning(obs) else 0.0
-    if action == RETURN_PAWN:
+    if action == A.RETURN_PAWN:
         return 1 - PAWN_VALUE
-    return 1 - values[action - RETURN_DIE_0]
+    return 1 - values[action - A.RETURN_DIE_0]

@@ -11,33 +11,8 @@ seeded games and checks that they agree at every position.
 import numba as nb
 import numpy as np
 
-from heist_envs.toits_de_paris.actions import (
-    CONTINUE,
-    DECLINE_JOKER,
-    JOKER_COLOUR_0,
-    PASS,
-    TAKE_SPACE_1,
-)
-from heist_envs.toits_de_paris.components import (
-    ARROWS,
-    BELLS,
-    CARD_FIELD_MAX,
-    CARD_TABLE,
-    COLOUR,
-    FEATHERS,
-    INSP_START,
-    NEED,
-    NUM_CARDS,
-    NUM_COLOURS,
-    NUM_PLAYERS_MIN,
-    RAID_BELLS,
-    RESERVE,
-    TIEBREAK,
-    TOKEN_HIGH,
-    TOKEN_LOW,
-    VP,
-    WHITE,
-)
+from heist_envs.toits_de_paris import actions as A
+from heist_envs.toits_de_paris import components as C
 from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
 
 from ..compiled import best_with_ties_at_random
@@ -68,8 +43,8 @@ _REVEALED, _REVEALED_STOP = LAYOUT["revealed"].start, LAYOUT["revealed"].stop
 _PHASE, _PHASE_STOP = LAYOUT["phase"].start, LAYOUT["phase"].stop
 _NUM_PLAYERS, _NUM_PLAYERS_STOP = LAYOUT["num_players"].start, LAYOUT["num_players"].stop
 
-_TIEBREAK_CARDS = np.flatnonzero(CARD_TABLE[:, TIEBREAK])
-_ARROW_COUNTS = CARD_FIELD_MAX[ARROWS] + 1  # a card shows 0..CARD_FIELD_MAX[ARROWS] arrows
+_TIEBREAK_CARDS = np.flatnonzero(C.CARD_TABLE[:, C.TIEBREAK])
+_ARROW_COUNTS = C.CARD_FIELD_MAX[C.ARROWS] + 1  # a card shows 0..CARD_FIELD_MAX[C.ARROWS] arrows
 _NOBODY = -1  # no seat holds the colour's tie-breaker; also "no extra card"
 
 
@@ -121,8 +96,8 @@ def _seat_values(obs, start, n):
 @nb.njit(cache=True)
 def _board_card(obs, space):
     """The card on board space ``space + 1`` (its one-hot row), or -1 if it is empty."""
-    start = _BOARD + space * NUM_CARDS
-    card = _argmax(obs, start, start + NUM_CARDS)
+    start = _BOARD + space * C.NUM_CARDS
+    card = _argmax(obs, start, start + C.NUM_CARDS)
     return card if obs[start + card] != 0 else -1
 
 
@@ -131,9 +106,9 @@ def _arrow_odds(obs):
     """The odds of each arrow count on the next card: over the unknown cards."""
     arrows = np.zeros(_ARROW_COUNTS, np.int64)
     unknown = 0
-    for card in range(NUM_CARDS):
+    for card in range(C.NUM_CARDS):
         if obs[_UNKNOWN + card] != 0:
-            arrows[CARD_TABLE[card, ARROWS]] += 1
+            arrows[C.CARD_TABLE[card, C.ARROWS]] += 1
             unknown += 1
     return arrows / max(1, unknown)
 
@@ -144,33 +119,33 @@ def _move_values(obs, mask, params):
     legal = np.flatnonzero(mask)
     values = np.zeros(len(legal))
     phase = _argmax(obs, _PHASE, _PHASE_STOP)
-    n = NUM_PLAYERS_MIN + _argmax(obs, _NUM_PLAYERS, _NUM_PLAYERS_STOP)
+    n = C.NUM_PLAYERS_MIN + _argmax(obs, _NUM_PLAYERS, _NUM_PLAYERS_STOP)
     if phase == THEFT:
         for k in range(len(legal)):
-            if legal[k] == CONTINUE:
+            if legal[k] == A.CONTINUE:
                 values[k] = _continue_gain(obs, n, params)
         return legal, values
-    owned = _seat_rows(obs, _COLLECTIONS, n, NUM_CARDS) > 0
-    counts = _seat_rows(obs, _COLOUR_COUNTS, n, NUM_COLOURS)
+    owned = _seat_rows(obs, _COLLECTIONS, n, C.NUM_CARDS) > 0
+    counts = _seat_rows(obs, _COLOUR_COUNTS, n, C.NUM_COLOURS)
     feathers = _seat_values(obs, _FEATHERS, n)
     vp = _seat_values(obs, _CARD_VP, n)
     base = _utility(counts, feathers, vp, _tb_holders(owned, _NOBODY))
     if phase == JOKER:
         for k in range(len(legal)):
-            if legal[k] != DECLINE_JOKER:
-                colour = legal[k] - JOKER_COLOUR_0
+            if legal[k] != A.DECLINE_JOKER:
+                colour = legal[k] - A.JOKER_COLOUR_0
                 values[k] = _joker_gain(colour, owned, counts, feathers, vp, base, params)
         return legal, values
-    bells = _seat_rows(obs, _BELLS, n, NUM_COLOURS)
+    bells = _seat_rows(obs, _BELLS, n, C.NUM_COLOURS)
     joker_unused = obs[_JOKERS] > 0
     for k in range(len(legal)):
-        if legal[k] != PASS:
-            card = _board_card(obs, legal[k] - TAKE_SPACE_1)
+        if legal[k] != A.PASS:
+            card = _board_card(obs, legal[k] - A.TAKE_SPACE_1)
             values[k] = _card_gain(
                 card, owned, counts, bells, feathers, vp, joker_unused, base, params
             )
         if phase in (LEADER_FREE, LEADER_EXTRA):
-            values[k] = values[k] + params[_DENIAL] * (1.0 if legal[k] != PASS else 0.0)
+            values[k] = values[k] + params[_DENIAL] * (1.0 if legal[k] != A.PASS else 0.0)
     return legal, values
 
 
@@ -178,9 +153,9 @@ def _move_values(obs, mask, params):
 def _tb_holders(owned, extra_card):
     """The seat holding each colour's tie-breaker (-1: none); the agent if it gains
     ``extra_card`` and that is one."""
-    holders = np.full(NUM_COLOURS, _NOBODY, np.int64)
+    holders = np.full(C.NUM_COLOURS, _NOBODY, np.int64)
     for card in _TIEBREAK_CARDS:
-        colour = CARD_TABLE[card, COLOUR]
+        colour = C.CARD_TABLE[card, C.COLOUR]
         for seat in range(owned.shape[0]):
             if owned[seat, card]:
                 holders[colour] = seat
@@ -222,10 +197,10 @@ def _utility(counts, feathers, vp, holders):
     """The agent's final score minus the best opponent's, if the game ended now."""
     scores = vp.astype(np.float64)
     award = np.zeros(len(vp))
-    for t in range(NUM_COLOURS):
-        _award(counts[:, t], holders[t], TOKEN_HIGH[t], TOKEN_LOW[t], award)
+    for t in range(C.NUM_COLOURS):
+        _award(counts[:, t], holders[t], C.TOKEN_HIGH[t], C.TOKEN_LOW[t], award)
         scores += award
-    _award(feathers, _NOBODY, TOKEN_HIGH[WHITE], TOKEN_LOW[WHITE], award)
+    _award(feathers, _NOBODY, C.TOKEN_HIGH[C.WHITE], C.TOKEN_LOW[C.WHITE], award)
     scores += award
     return scores[0] - scores[1:].max()
 
@@ -233,28 +208,28 @@ def _utility(counts, feathers, vp, holders):
 @nb.njit(cache=True)
 def _card_gain(card, owned, counts, bells, feathers, vp, joker_unused, base, params):
     """What gaining ``card`` is worth to the agent now."""
-    colour = CARD_TABLE[card, COLOUR]
+    colour = C.CARD_TABLE[card, C.COLOUR]
     counts, feathers, vp = counts.copy(), feathers.copy(), vp.copy()
     counts[0, colour] += 1
-    feathers[0] += CARD_TABLE[card, FEATHERS]
-    vp[0] += CARD_TABLE[card, VP]
+    feathers[0] += C.CARD_TABLE[card, C.FEATHERS]
+    vp[0] += C.CARD_TABLE[card, C.VP]
     holders = _tb_holders(owned, card)
-    gain = params[_CARD_POTENTIAL] + params[_RESERVE_DRAW] * CARD_TABLE[card, RESERVE]
-    card_bells = bells[0, colour] + CARD_TABLE[card, BELLS]
-    if CARD_TABLE[card, BELLS] and card_bells >= RAID_BELLS:
-        for lost in range(NUM_CARDS):  # the colour's cards in the collection, then the card
-            if owned[0, lost] and CARD_TABLE[lost, COLOUR] == colour:
-                feathers[0] -= CARD_TABLE[lost, FEATHERS]
-                vp[0] -= CARD_TABLE[lost, VP]
-        feathers[0] -= CARD_TABLE[card, FEATHERS]
-        vp[0] -= CARD_TABLE[card, VP]
+    gain = params[_CARD_POTENTIAL] + params[_RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE]
+    card_bells = bells[0, colour] + C.CARD_TABLE[card, C.BELLS]
+    if C.CARD_TABLE[card, C.BELLS] and card_bells >= C.RAID_BELLS:
+        for lost in range(C.NUM_CARDS):  # the colour's cards in the collection, then the card
+            if owned[0, lost] and C.CARD_TABLE[lost, C.COLOUR] == colour:
+                feathers[0] -= C.CARD_TABLE[lost, C.FEATHERS]
+                vp[0] -= C.CARD_TABLE[lost, C.VP]
+        feathers[0] -= C.CARD_TABLE[card, C.FEATHERS]
+        vp[0] -= C.CARD_TABLE[card, C.VP]
         counts[0, colour] = 0
         if holders[colour] == 0:
             holders[colour] = _NOBODY
-        gain = params[_RESERVE_DRAW] * CARD_TABLE[card, RESERVE] + params[_JOKER_OFFER] * (
+        gain = params[_RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE] + params[_JOKER_OFFER] * (
             1.0 if joker_unused else 0.0
         )
-    elif card_bells == RAID_BELLS - 1:
+    elif card_bells == C.RAID_BELLS - 1:
         # The Python agent multiplies a float32 count: numpy computes this product in float32.
         risk = np.float32(params[_BELL_RISK]) * np.float32(counts[0, colour])
         gain -= np.float64(risk)
@@ -286,7 +261,7 @@ def _continue_gain(obs, n, params):
 @nb.njit(cache=True)
 def _stop_value(revealed, n, others_on_stop):
     """The leader's share of cards on a stop after ``revealed`` cards (others' count against)."""
-    need = np.int64(NEED[revealed])
+    need = np.int64(C.NEED[revealed])
     others = min(n - 1, revealed - need)
     extra = 1 if revealed - need - others > 0 else 0
     return need + extra - others_on_stop * others / (n - 1)
@@ -317,9 +292,9 @@ def _theft_values(arrow_odds, n, others_on_stop):
     """The leader's expected share at each (revealed, insp) of a theft still going on, with
     best play (reveal on or stop), worked back from the last card (the agent's
     ``_theft_value``, every cell its memo could hold)."""
-    theft = np.zeros((INSP_START, INSP_START + 1))
-    for revealed in range(INSP_START - 2, 0, -1):  # going on: revealed + 2 <= insp <= start
-        for insp in range(revealed + 2, INSP_START + 1):
+    theft = np.zeros((C.INSP_START, C.INSP_START + 1))
+    for revealed in range(C.INSP_START - 2, 0, -1):  # going on: revealed + 2 <= insp <= start
+        for insp in range(revealed + 2, C.INSP_START + 1):
             reveal = _reveal_value(revealed, insp, arrow_odds, n, theft)
             stop = _stop_value(revealed, n, others_on_stop)
             theft[revealed, insp] = stop if stop > reveal else reveal
