@@ -336,13 +336,38 @@ def metrics_row(iteration, result, trained, elapsed, league) -> dict:
     return row
 
 
+def save_and_evaluate(algo, args, game, trained, iteration, row, evals):
+    """Save a checkpoint of ``iteration`` (RLlib's own files and the weights-only export),
+    play it against the heuristic, append the scores to ``evals``; returns the folder and the
+    scores."""
+    from agents.rllib import write_checkpoint_info, write_weights
+    from heist_envs.integrations.rllib import seat_policies
+
+    checkpoint = args.out / "checkpoints" / f"iter_{iteration:04d}"
+    algo.save_to_path(checkpoint.resolve())
+    write_weights(checkpoint, learner_states(algo, trained))
+    write_checkpoint_info(
+        checkpoint,
+        game.name,
+        args.players,
+        seat_policies(game, args.players),
+        args.hidden,
+        iteration=iteration,
+        env_steps=row["env_steps"],
+    )
+    scores = evaluate(checkpoint, args, seed=args.seed + iteration)
+    append_csv(
+        evals,
+        {"iteration": iteration, "env_steps": row["env_steps"], "elapsed_s": row["elapsed_s"]}
+        | scores,
+    )
+    return checkpoint, scores
+
+
 def train(args):
     start_ray(args.address)  # first: a cluster that does not answer fails fast
     import ray
     from tqdm import tqdm
-
-    from agents.rllib import write_checkpoint_info, write_weights
-    from heist_envs.integrations.rllib import seat_policies
 
     game = heist_envs.get_game(args.game)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -371,27 +396,8 @@ def train(args):
             if args.pool_size and iteration % args.snapshot_every == 0:
                 league = add_snapshot(algo, league, trained, iteration, args.pool_size)
             if iteration % args.eval_every == 0 or iteration == args.iterations:
-                checkpoint = args.out / "checkpoints" / f"iter_{iteration:04d}"
-                algo.save_to_path(checkpoint.resolve())
-                write_weights(checkpoint, learner_states(algo, trained))
-                write_checkpoint_info(
-                    checkpoint,
-                    game.name,
-                    args.players,
-                    seat_policies(game, args.players),
-                    args.hidden,
-                    iteration=iteration,
-                    env_steps=row["env_steps"],
-                )
-                scores = evaluate(checkpoint, args, seed=args.seed + iteration)
-                append_csv(
-                    evals,
-                    {
-                        "iteration": iteration,
-                        "env_steps": row["env_steps"],
-                        "elapsed_s": row["elapsed_s"],
-                        **scores,
-                    },
+                checkpoint, scores = save_and_evaluate(
+                    algo, args, game, trained, iteration, row, evals
                 )
                 bar.write(
                     f"iteration {iteration}: win rate vs heuristic {scores['win_rate']:.3f} "
