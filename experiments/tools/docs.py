@@ -128,74 +128,72 @@ def heading_text(game: Game, root: Path) -> list[str]:
     ]
 
 
+def introduced(text: str, lines: list[str]) -> list[str]:
+    """A section's lines after the paragraph that introduces them."""
+    return [text, "", *lines]
+
+
 def players_text(game: Game) -> list[str]:
     """Player counts, information and chance, and each count's seats."""
-    return [
+    text = (
         f"{game.min_players} to {game.max_players} players (default {game.default_players}); "
         f"{game.information} information, {'with' if game.chance else 'no'} chance. Each seat "
-        "is one PettingZoo agent.",
-        "",
-        *seats_table(game),
-    ]
+        "is one PettingZoo agent."
+    )
+    return introduced(text, seats_table(game))
 
 
 def options_text(game: Game) -> list[str]:
     """The reset options and their defaults, or None."""
     if not game.options:
         return ["None."]
-    return [
+    rows = [(f"`{name}`", f"`{opt.default!r}`", opt.doc) for name, opt in game.options.items()]
+    return introduced(
         "Given to the constructor (defaults for every game) or to `reset(options=...)`.",
-        "",
-        *table(
-            ["option", "default", "meaning"],
-            [(f"`{name}`", f"`{opt.default!r}`", opt.doc) for name, opt in game.options.items()],
-        ),
-    ]
+        table(["option", "default", "meaning"], rows),
+    )
 
 
 def actions_text(game: Game) -> list[str]:
     """The action space and every action's name."""
-    return [
+    text = (
         f"`Discrete({game.num_actions})`, the same table for every seat; the action mask marks "
         "the legal ones. Names as `game.action_name(a)` gives them without a state (with one, "
-        "`env.action_name(a)` can be more specific).",
-        "",
-        *table(["id", "action"], [(a, game.action_name(a)) for a in range(game.num_actions)]),
-    ]
+        "`env.action_name(a)` can be more specific)."
+    )
+    rows = [(a, game.action_name(a)) for a in range(game.num_actions)]
+    return introduced(text, table(["id", "action"], rows))
 
 
 def observation_text(game: Game) -> list[str]:
     """The observation's shape and its named parts."""
-    parts = [
+    text = (
+        f"`Box(float32, ({game.obs_size},))` (the kernel writes "
+        f"{np.dtype(game.obs_dtype).name}), seats relative to the observer; "
+        "`game.layout[part]` is the slice of each part."
+    )
+    rows = [
         (f"`{name}`", f"{part.start}-{part.stop - 1}", part.stop - part.start)
         for name, part in game.layout.items()
     ]
-    return [
-        f"`Box(float32, ({game.obs_size},))` (the kernel writes "
-        f"{np.dtype(game.obs_dtype).name}), seats relative to the observer; "
-        "`game.layout[part]` is the slice of each part.",
-        "",
-        *table(["part", "indices", "size"], parts),
-    ]
+    return introduced(text, table(["part", "indices", "size"], rows))
 
 
 def baseline_agents_text(game: Game) -> list[str]:
-    return [
+    return introduced(
         "Built by name with `agents.registry.make_agent(name, game_name)`; the search settings "
         "are `agents.ismcts.SEARCH_SETTINGS` with the game's `SEARCH_DEFAULTS`.",
-        "",
-        *agents_table(game),
-    ]
+        agents_table(game),
+    )
 
 
 def decisions_text(game: Game, root: Path) -> list[str]:
-    return [
+    return introduced(
         "Where the rulebook is silent or ambiguous, the project decides as follows; tests and "
         "docstrings cite these as D1, D2, ... (section numbers refer to the project's rules "
         "specification, which these decisions summarise).",
-        "",
-        decisions(game, root),
-    ]
+        [decisions(game, root)],
+    )
 
 
 def page(game: Game, root: Path = DOCS) -> str:
