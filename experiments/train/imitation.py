@@ -60,7 +60,7 @@ from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from agents.profiles import make_heuristic, profile
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
-from experiments.train.sb3 import PPO_SETTINGS, check_init
+from experiments.train.sb3 import check_init, maskable_ppo
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
@@ -296,30 +296,14 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     game's rollout length), with ``net_arch`` hidden layers of ``activation`` units, or shaped
     like ``init_policy`` and starting from its weights."""
     import torch
-    from sb3_contrib import MaskablePPO
-
-    from agents.ppo import policy_kwargs_like
 
     env = SelfPlayVecEnv(game, 256, num_players, seed=seed)
     policy_kwargs = {
         "net_arch": list(net_arch),
         "activation_fn": getattr(torch.nn, ACTIVATIONS[activation]),
     }
-    if init_policy is not None:
-        policy_kwargs = policy_kwargs_like(init_policy)
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=profile(game.name).training.n_steps,
-        seed=seed,
-        device="cpu",
-        policy_kwargs=policy_kwargs,
-        verbose=0,
-        **PPO_SETTINGS,
-    )
-    if init_policy is not None:
-        model.policy.load_state_dict(init_policy.state_dict())
-    return model
+    n_steps = profile(game.name).training.n_steps
+    return maskable_ppo(env, n_steps, seed, policy_kwargs, init_policy)
 
 
 def _collect_share(game_name, teacher_spec, soft, seed, kwargs):

@@ -306,29 +306,36 @@ def check_opponents(args, game_name):
         raise ValueError(f"--eval-opponents {args.eval_opponents}: {error}") from None
 
 
-def build_model(env, args, init_policy):
-    """A MaskablePPO model on ``env``; with ``init_policy``, shaped like it and starting from
-    its weights (actor and critic)."""
+def maskable_ppo(env, n_steps, seed, policy_kwargs, init_policy=None, **settings):
+    """A MaskablePPO model on ``env`` with the project's settings (``PPO_SETTINGS``, updated
+    by ``settings``); with ``init_policy``, shaped like it and starting from its weights (actor
+    and critic) instead of ``policy_kwargs``."""
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import policy_kwargs_like
 
-    policy_kwargs = {"net_arch": NET_ARCH}
     if init_policy is not None:
         policy_kwargs = policy_kwargs_like(init_policy)
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=args.n_steps,
-        seed=args.seed,
+        n_steps=n_steps,
+        seed=seed,
         device="cpu",
         policy_kwargs=policy_kwargs,
         verbose=0,
-        **{**PPO_SETTINGS, "learning_rate": args.learning_rate, "ent_coef": args.ent_coef},
+        **{**PPO_SETTINGS, **settings},
     )
     if init_policy is not None:
         model.policy.load_state_dict(init_policy.state_dict())
     return model
+
+
+def build_model(env, args, init_policy):
+    """The run's MaskablePPO model on ``env`` (:func:`maskable_ppo`)."""
+    settings = {"learning_rate": args.learning_rate, "ent_coef": args.ent_coef}
+    policy_kwargs = {"net_arch": NET_ARCH}
+    return maskable_ppo(env, args.n_steps, args.seed, policy_kwargs, init_policy, **settings)
 
 
 def set_actor_trainable(policy, trainable):
