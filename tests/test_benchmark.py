@@ -62,20 +62,37 @@ def test_pgx_is_in_the_bench_extra():
 
 def test_train_section_compares_ppo_against_random_and_the_heuristic(monkeypatch):
     speeds = {"random": 8000.0, "heuristic": 3000.0}
+    env_speeds = {"random": 50_000.0, "heuristic": 100_000.0}
 
     def training(name, num_players, timesteps, num_envs, opponents):
         return speeds[opponents], 0.05
 
+    def self_play(name, num_players, seconds, opponents):
+        return env_speeds[opponents]
+
     monkeypatch.setattr(benchmark, "installed", lambda module: module == "sb3_contrib")
     monkeypatch.setattr(benchmark, "sb3_training", training)
+    monkeypatch.setattr(benchmark, "self_play_speed", self_play)
     rows = benchmark.run(["art_robbery", "thiefs_market"], 0.1, sections=["train"])
     assert [(r["game"], r["mode"], r["steps_per_second"]) for r in rows] == [
-        ("art_robbery", "ppo-vs-random", 8000.0),
-        ("art_robbery", "ppo-vs-heuristic", 3000.0),
-        ("thiefs_market", "ppo-vs-random", 8000.0),
-        ("thiefs_market", "ppo-vs-heuristic", 3000.0),
+        (game, mode, rate)
+        for game in ("art_robbery", "thiefs_market")
+        for mode, rate in [
+            ("env-vs-random", 50_000.0),
+            ("ppo-vs-random", 8000.0),
+            ("env-vs-heuristic", 100_000.0),
+            ("ppo-vs-heuristic", 3000.0),
+        ]
     ]
     assert benchmark.ratios(rows) == [
-        f"{game} ppo-vs-heuristic / ppo-vs-random: 0.38 (target: at least 0.5)"
+        line
         for game in ("art_robbery", "thiefs_market")
+        for line in (
+            f"{game} env-vs-heuristic / env-vs-random: 2.00x",
+            f"{game} ppo-vs-heuristic / ppo-vs-random: 0.38 (target: at least 0.5)",
+        )
     ]
+
+
+def test_self_play_speed_plays_the_learner_against_the_compiled_heuristic():
+    assert benchmark.self_play_speed("art_robbery", 3, 0.05, "heuristic", num_envs=8) > 0

@@ -14,7 +14,9 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   ``learn``) and the share of that time spent in the environment (where sb3-contrib is),
   against random opponents (``ppo-vs-random``) and against the game's heuristic
   (``ppo-vs-heuristic``, compiled where the game has a compiled one), with the same settings;
-  the summary gives their ratio (the target: at least 0.5).
+  the summary gives their ratio (the target: at least 0.5); and the environment alone
+  (``env-vs-random``, ``env-vs-heuristic``: ``SelfPlayVecEnv``'s learner steps per second, 64
+  games, the learner's moves at random, no network).
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
 - ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
   on idle cores and beside a busy neighbour (another process spinning on one core), with the
@@ -306,6 +308,31 @@ def sb3_training(name, num_players, timesteps, num_envs=256, opponents="random")
     return timesteps / elapsed, env.env_seconds / elapsed
 
 
+def self_play_speed(name, num_players, seconds, opponents="random", num_envs=64):
+    """Learner steps per second of ``SelfPlayVecEnv`` (``num_envs`` games, the learner's moves
+    drawn at random, no network) against ``opponents``: what training pays for its opponents,
+    timed after the first episodes end (compilation, terminal observations)."""
+    from experiments.train.evaluate import make_opponents
+    from heist_envs.core.playout import random_legal_actions
+    from heist_envs.core.sb3_vec import SelfPlayVecEnv
+
+    pool = make_opponents(opponents, name, 0, num_players)
+    env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, pool, seed=0)
+    env.reset()
+    actions = np.empty(num_envs, np.int64)
+    ended, step = 0, 0
+    while ended < num_envs:
+        random_legal_actions(env.games.masks, step, actions)
+        ended += int(env.step(actions)[2].sum())
+        step += 1
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        random_legal_actions(env.games.masks, step, actions)
+        env.step(actions)
+        steps, step = steps + num_envs, step + 1
+    return steps / (time.perf_counter() - start)
+
+
 class TimeUp(Exception):
     """Stops a benchmark game once its time is up."""
 
@@ -476,6 +503,8 @@ def train_rows(record, counts, settings):
         return
     for name, n in counts.items():
         for opponents in ("random", "heuristic"):
+            rate = self_play_speed(name, n, settings.seconds, opponents)
+            record("heist-envs", name, f"env-vs-{opponents}", n, rate)
             rate, share = sb3_training(
                 name, n, settings.train_steps, settings.train_envs, opponents
             )
@@ -591,6 +620,8 @@ RATIOS = (
           "aec / pettingzoo connect_four aec"),
     Ratio("heist-envs", "kernel-python", ("openspiel", "connect_four", "openspiel-tensor"),
           "kernel-python / openspiel connect_four with tensors"),
+    Ratio("heist-envs", "env-vs-heuristic", ("heist-envs", None, "env-vs-random"),
+          "env-vs-heuristic / env-vs-random", digits=2),
     Ratio("heist-envs", "ppo-vs-heuristic", ("heist-envs", None, "ppo-vs-random"),
           "ppo-vs-heuristic / ppo-vs-random", digits=2,
           after=f" (target: at least {HEURISTIC_TRAINING_TARGET})"),
