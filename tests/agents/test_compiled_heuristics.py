@@ -11,7 +11,7 @@ from agents.compiled import rng_state
 from agents.profiles import make_heuristic
 
 #: positions compared per game, over its player counts (the slow run: 10,000)
-POSITIONS = 2_000
+POSITIONS = 1_000
 SLOW_POSITIONS = 10_000
 #: the share of moves played at random instead of the heuristic's, to reach varied positions
 EXPLORE = 0.25
