@@ -30,6 +30,7 @@ def run(args, simulator):
 
 
 @needs_numba_cuda
+@pytest.mark.slow  # half a minute under the simulator; CI's slow run (.ci/run) plays it
 def test_the_gpu_engine_plays_the_cpu_engines_games_bit_for_bit_under_the_simulator():
     from tests.gpu_sim import CASES
 
