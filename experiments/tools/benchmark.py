@@ -320,17 +320,17 @@ def self_play_speed(name, num_players, seconds, opponents="random", num_envs=64)
     env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, pool, seed=0)
     env.reset()
     actions = np.empty(num_envs, np.int64)
-    ended, step = 0, 0
+    calls = [0]
+
+    def run_batch():
+        calls[0] += 1
+        random_legal_actions(env.games.masks, calls[0], actions)
+        return num_envs, int(env.step(actions)[2].sum())
+
+    ended = 0
     while ended < num_envs:
-        random_legal_actions(env.games.masks, step, actions)
-        ended += int(env.step(actions)[2].sum())
-        step += 1
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        random_legal_actions(env.games.masks, step, actions)
-        env.step(actions)
-        steps, step = steps + num_envs, step + 1
-    return steps / (time.perf_counter() - start)
+        ended += run_batch()[1]
+    return timed(run_batch, seconds)[0]
 
 
 class TimeUp(Exception):
