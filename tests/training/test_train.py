@@ -146,14 +146,16 @@ def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trai
 def test_the_same_command_and_seed_train_the_same_weights(tmp_path):
     """What lets a shipped policy be remade by its command: the stages against the compiled
     heuristic and the policy's snapshots, evaluations between them, repeat bit for bit."""
-    args = ["--game", "art_robbery", "--players", "3", "--n-envs", "8", "--seed", "5"]
-    args += ["--opponents", "random,self:256", "heuristic,self:512", "--snapshot-every", "256"]
-    args += ["--eval-every", "512", "--eval-games", "4"]
-    runs = [train.main(args + ["--out", str(tmp_path / name)]) for name in ("a", "b")]
-    first, second = (run.policy.state_dict() for run in runs)
+
+    def weights(seed, out):
+        args = ["--game", "art_robbery", "--players", "3", "--n-envs", "8", "--seed", str(seed)]
+        args += ["--opponents", "random,self:256", "heuristic,self:512"]
+        args += ["--snapshot-every", "256", "--eval-every", "512", "--eval-games", "4"]
+        return train.main(args + ["--out", str(tmp_path / out)]).policy.state_dict()
+
+    first, second, other = weights(5, "a"), weights(5, "b"), weights(6, "c")
     assert all(torch.equal(first[key], second[key]) for key in first)
-    other = train.main([*args[:7], "6", *args[8:], "--out", str(tmp_path / "c")]).policy
-    assert not torch.equal(first["action_net.weight"], other.state_dict()["action_net.weight"])
+    assert not torch.equal(first["action_net.weight"], other["action_net.weight"])
 
 
 def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
