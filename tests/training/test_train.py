@@ -11,8 +11,8 @@ pytest.importorskip("sb3_contrib")
 import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
-from agents.ppo import PPOAgent, export_policy  # noqa: E402
-from experiments.train import evaluate  # noqa: E402
+from agents.ppo import PPOAgent, export_policy, shipped_policy  # noqa: E402
+from experiments.train import arena_curve, evaluate  # noqa: E402
 from experiments.train import sb3 as train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
 
@@ -166,6 +166,32 @@ def test_checkpoint_plays_as_an_agent_and_evaluates(trained):
     assert scored["games"] == 20 and 0 <= scored["ci_low"] <= scored["win_rate"]
     assert scored["opponents"] == "heuristic"  # the default: not random
     assert scored["fair_share"] == pytest.approx(1 / 3)
+
+
+def test_arena_curve_scores_each_checkpoint_head_to_head(trained, capsys):
+    steps = [steps for steps, _ in arena_curve.checkpoints(trained)]
+    assert steps == sorted(steps) and len(steps) >= 2
+    rows = arena_curve.main([str(trained), "--games", "6", "--against", "random"])
+    assert [row["timesteps"] for row in rows] == steps
+    for row in rows:
+        assert row["games"] == 6 and row["side"] == "all"
+        assert 0 <= row["ci_low"] <= row["win_rate"] <= row["ci_high"] <= 1
+        assert row["against_ci_low"] <= row["against_win_rate"] <= row["against_ci_high"]
+    header = (trained / "arena_curve.csv").read_text().splitlines()[0]
+    assert header.startswith("timesteps,side,games,win_rate,ci_low,ci_high,against_win_rate")
+    assert (trained / "arena_curve.png").stat().st_size > 0
+    with pytest.raises(SystemExit):
+        arena_curve.main([str(trained / "checkpoints")])
+    assert "no checkpoints/step_*.zip" in capsys.readouterr().err
+
+
+def test_arena_curve_scores_a_team_games_sides_apart():
+    path = shipped_policy("how_to_rob_a_bank", 4)
+    rows = arena_curve.head_to_head(path, "how_to_rob_a_bank", 4, "random", 4, seed=0)
+    assert [row["side"] for row in rows] == ["bank", "robber_yellow+robber_red+robber_green"]
+    for row in rows:  # on each side, one agent held it in half the games
+        assert row["games"] == 4
+        assert row["win_rate"] in (0, 0.5, 1) and row["against_win_rate"] in (0, 0.5, 1)
 
 
 def test_exported_policy_is_small_and_plays_the_same(trained, tmp_path):

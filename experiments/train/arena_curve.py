@@ -1,0 +1,135 @@
+"""A training run's learning curve head to head: each checkpoint against an agent in the
+arena's two-agent mixed tables, seats rotated.
+
+    python -m experiments.train.arena_curve runs/GAME --against heuristic --games 400
+
+A trainer's own evaluations seat one copy of the policy against a full table of opponents.
+A policy can learn to exploit such a table and still lose where it counts: the arena seats
+each agent at half the seats, so two copies of the policy share a table, and a policy that
+only ever met its opponents alone can undo itself there. This scores every checkpoint of
+a run (``RUN/checkpoints/step_*.zip``) the arena's way and writes ``RUN/arena_curve.csv``
+(both agents' win rate per seat played, with 95% intervals; in a team game, per side) and
+``RUN/arena_curve.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from agents.arena import tournament
+from agents.ppo import checkpoint_info
+from experiments.common import agent_figures, write_csv
+
+STEP = re.compile(r"step_(\d+)\.zip$")
+
+
+def checkpoints(run: Path, every: int = 1) -> list[tuple[int, Path]]:
+    """The run's checkpoints as (timesteps, path), in order; every ``every``-th, and the last."""
+    found = sorted(
+        (int(match.group(1)), path)
+        for path in (run / "checkpoints").glob("step_*.zip")
+        if (match := STEP.search(path.name))
+    )
+    return [item for k, item in enumerate(found) if k % every == 0 or k == len(found) - 1]
+
+
+def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
+    """One checkpoint against ``against``: both agents' figures over the sides they held,
+    one row for a free-for-all game (side ``all``) and one per side in a team game, where
+    the sides differ and each is scored on its own."""
+    result = tournament(
+        game,
+        [f"ppo:path={path}", against],
+        games=games,
+        num_players=num_players,
+        seed=seed,
+        workers=1,
+        progress=False,
+    )
+    sides = result.side_agents
+    if any(len(side) > 1 for side in sides):
+        scored = [("+".join(names), k) for k, names in enumerate(sides)]
+    else:
+        scored = [("all", None)]
+    rows = []
+    for name, side in scored:
+        policy, opponent = agent_figures(result, 0, side), agent_figures(result, 1, side)
+        rows.append(
+            {
+                "side": name,
+                "games": len(result.games),
+                "win_rate": round(policy["win_rate"], 4),
+                "ci_low": round(policy["win_low"], 4),
+                "ci_high": round(policy["win_high"], 4),
+                "against_win_rate": round(opponent["win_rate"], 4),
+                "against_ci_low": round(opponent["win_low"], 4),
+                "against_ci_high": round(opponent["win_high"], 4),
+            }
+        )
+    return rows
+
+
+def plot(rows, path, title, against):
+    """Both agents' curves, one panel per side."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from experiments.common import plot_win_rate
+
+    sides = list(dict.fromkeys(row["side"] for row in rows))
+    fig, axes = plt.subplots(len(sides), 1, figsize=(6, 3.5 * len(sides)), squeeze=False)
+    for ax, side in zip(axes[:, 0], sides, strict=True):
+        mine = [row for row in rows if row["side"] == side]
+        steps = [row["timesteps"] for row in mine]
+        for prefix, label in (("", "the policy"), ("against_", against)):
+            plot_win_rate(
+                ax,
+                steps,
+                [row[f"{prefix}win_rate"] for row in mine],
+                [row[f"{prefix}ci_low"] for row in mine],
+                [row[f"{prefix}ci_high"] for row in mine],
+                label,
+            )
+        ax.set_title(title if side == "all" else f"{title}\nas {side}")
+        ax.set_xlabel("training steps")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.train.arena_curve", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("run", type=Path, help="a training run's folder (--out of heist train)")
+    parser.add_argument("--against", default="heuristic", help="agent spec (default: heuristic)")
+    parser.add_argument("--games", type=int, default=400, help="games per checkpoint")
+    parser.add_argument("--every", type=int, default=1, help="score every n-th checkpoint")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    found = checkpoints(args.run, args.every)
+    if not found:
+        parser.exit(2, f"{parser.prog}: error: no checkpoints/step_*.zip in {args.run}\n")
+    rows = []
+    for steps, path in found:
+        info = checkpoint_info(path)
+        game, num_players = info["game"], info["num_players"]
+        for row in head_to_head(path, game, num_players, args.against, args.games, args.seed):
+            rows.append({"timesteps": steps, **row})
+            print(
+                f"  step {steps}, {row['side']}: {row['win_rate']:.3f} [{row['ci_low']:.3f}, "
+                f"{row['ci_high']:.3f}] against {args.against}'s {row['against_win_rate']:.3f} "
+                f"[{row['against_ci_low']:.3f}, {row['against_ci_high']:.3f}]"
+            )
+    write_csv(args.run / "arena_curve.csv", rows)
+    title = f"{game}, {num_players} players: head to head against {args.against}"
+    plot(rows, args.run / "arena_curve.png", title, args.against)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
