@@ -253,13 +253,13 @@ def _continue_gain(obs, n, params):
     insp = 1 + _argmax(obs, _INSPECTOR, _INSPECTOR_STOP)
     arrow_odds = _arrow_odds(obs)
     others_on_stop = params[_OTHERS_ON_STOP]
-    stop = _stop_value(revealed, n, others_on_stop) + params[_CONTINUE_MARGIN]
-    theft = _theft_values(arrow_odds, n, others_on_stop)
-    return _reveal_value(revealed, insp, arrow_odds, n, theft) - stop
+    stop = stop_value(revealed, n, others_on_stop) + params[_CONTINUE_MARGIN]
+    theft = theft_values(arrow_odds, n, others_on_stop)
+    return reveal_value(revealed, insp, arrow_odds, n, theft) - stop
 
 
 @nb.njit(cache=True)
-def _stop_value(revealed, n, others_on_stop):
+def stop_value(revealed, n, others_on_stop):
     """The leader's share of cards on a stop after ``revealed`` cards (others' count against)."""
     need = np.int64(C.NEED[revealed])
     others = min(n - 1, revealed - need)
@@ -268,9 +268,9 @@ def _stop_value(revealed, n, others_on_stop):
 
 
 @nb.njit(cache=True)
-def _reveal_value(revealed, insp, arrow_odds, n, theft):
+def reveal_value(revealed, insp, arrow_odds, n, theft):
     """Expected share of cards from revealing one more card at (revealed, insp), best play
-    after (``theft``: :func:`_theft_values`)."""
+    after (``theft``: :func:`theft_values`)."""
     value = 0.0
     for arrows in range(len(arrow_odds)):
         odds = arrow_odds[arrows]
@@ -288,14 +288,14 @@ def _reveal_value(revealed, insp, arrow_odds, n, theft):
 
 
 @nb.njit(cache=True)
-def _theft_values(arrow_odds, n, others_on_stop):
+def theft_values(arrow_odds, n, others_on_stop):
     """The leader's expected share at each (revealed, insp) of a theft still going on, with
     best play (reveal on or stop), worked back from the last card (the agent's
     ``_theft_value``, every cell its memo could hold)."""
     theft = np.zeros((C.INSP_START, C.INSP_START + 1))
     for revealed in range(C.INSP_START - 2, 0, -1):  # going on: revealed + 2 <= insp <= start
         for insp in range(revealed + 2, C.INSP_START + 1):
-            reveal = _reveal_value(revealed, insp, arrow_odds, n, theft)
-            stop = _stop_value(revealed, n, others_on_stop)
+            reveal = reveal_value(revealed, insp, arrow_odds, n, theft)
+            stop = stop_value(revealed, n, others_on_stop)
             theft[revealed, insp] = stop if stop > reveal else reveal
     return theft

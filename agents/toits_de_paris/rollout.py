@@ -50,7 +50,6 @@ from heist_envs.toits_de_paris.components import (
     CARD_FIELD_MAX,
     COLOUR,
     FEATHERS,
-    NEED,
     NUM_CARDS,
     NUM_COLOURS,
     NUM_PLAYERS_MAX,
@@ -77,6 +76,7 @@ from heist_envs.toits_de_paris.state import (
 )
 
 from . import heuristic
+from .compiled import reveal_value, stop_value, theft_values
 
 # The heuristic agent's weights (score points) as an array, in its table's order; the
 # policy functions take the array, so that a tuning run can play other weights.
@@ -101,7 +101,6 @@ SEARCH_DEFAULTS = {"uct_c": 0.5, "rollout_depth": 10, "tree_depth": 1, "evaluate
 
 NO_HOLDER = -1
 MAX_ARROWS = CARD_FIELD_MAX[ARROWS]
-MAX_SPACES = len(NEED)  # board spaces 1..7 and the notch
 
 
 # --- The collections as the scoring sees them ---
@@ -257,39 +256,11 @@ def best_share(s, mask, w):
 
 
 @nb.njit(cache=True)
-def stop_value(n, num_players, w):
-    """The leader's share of cards on a normal stop with n cards: the ones it must take and
-    its extra card, less the others' cards spread over the others (weighed by
-    ``w[OTHERS_ON_STOP]``)."""
-    need = NEED[n]
-    others = min(num_players - 1, n - need)
-    extra = 1 if n - need - others > 0 else 0
-    return need + extra - w[OTHERS_ON_STOP] * others / (num_players - 1)
-
-
-@nb.njit(cache=True)
-def continue_value(n, insp, odds, value, players):
-    """The leader's expected share on revealing one more card at (n, insp), with best play
-    after (``value[n, insp]`` for the later theft decisions)."""
-    expected = 0.0
-    for arrows in range(MAX_ARROWS + 1):
-        if odds[arrows] == 0:
-            continue
-        nn, ni = n + 1, max(1, insp - arrows)
-        if ni <= nn:  # caught: the others share the cards left of the inspector
-            outcome = -min(players - 1, ni - 1) / (players - 1)
-        elif ni == nn + 1:  # coup d'eclat: the leader takes them all
-            outcome = float(nn)
-        else:
-            outcome = value[nn, ni]
-        expected += odds[arrows] * outcome
-    return expected
-
-
-@nb.njit(cache=True)
 def should_continue(s, w):
     """Reveal on while the expected share with best play after (over the arrows of the
-    unseen cards) beats stopping now by more than ``w[CONTINUE_MARGIN]``."""
+    unseen cards) beats stopping now by more than ``w[CONTINUE_MARGIN]``: the compiled
+    heuristic's look-ahead (:func:`agents.toits_de_paris.compiled.theft_values`), with the
+    unseen cards counted from the state instead of the observation."""
     counts = np.zeros(MAX_ARROWS + 1, np.float64)
     unseen = 0
     for card in range(NUM_CARDS):
@@ -300,15 +271,10 @@ def should_continue(s, w):
     if unseen == 0:
         return False
     odds = counts / unseen
-    players = s.num_players
-    value = np.zeros((MAX_SPACES, MAX_SPACES + 1), np.float64)  # (n, insp): with best play
-    for n in range(MAX_SPACES - 2, s.n, -1):  # the later decisions: 6 cards down to s.n + 1
-        for insp in range(n + 2, MAX_SPACES + 1):
-            value[n, insp] = max(
-                continue_value(n, insp, odds, value, players), stop_value(n, players, w)
-            )
-    stop = stop_value(s.n, players, w) + w[CONTINUE_MARGIN]
-    return continue_value(s.n, s.insp, odds, value, players) > stop
+    players, others_on_stop = s.num_players, w[OTHERS_ON_STOP]
+    theft = theft_values(odds, players, others_on_stop)
+    stop = stop_value(s.n, players, others_on_stop) + w[CONTINUE_MARGIN]
+    return reveal_value(s.n, s.insp, odds, players, theft) > stop
 
 
 # --- The compiled hooks ---
