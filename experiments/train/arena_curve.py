@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agents.arena import tournament
 from agents.ppo import checkpoint_info
-from experiments.common import agent_figures, write_csv
+from experiments.common import agent_figures, plot_win_rate, read_csv, write_csv
 
 STEP = re.compile(r"step_(\d+)\.zip$")
 
@@ -71,15 +71,17 @@ def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
     return rows
 
 
-def plot(rows, path, title, against):
-    """Both agents' curves, one panel per side."""
+def plot(log, path, title, against):
+    """Both agents' curves from the CSV ``log``, one panel per side."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from experiments.common import plot_win_rate
-
+    rows = [
+        {key: value if key == "side" else float(value) for key, value in row.items()}
+        for row in read_csv(log)
+    ]
     sides = list(dict.fromkeys(row["side"] for row in rows))
     fig, axes = plt.subplots(len(sides), 1, figsize=(6, 3.5 * len(sides)), squeeze=False)
     for ax, side in zip(axes[:, 0], sides, strict=True):
@@ -125,9 +127,10 @@ def main(argv=None):
                 f"{row['ci_high']:.3f}] against {args.against}'s {row['against_win_rate']:.3f} "
                 f"[{row['against_ci_low']:.3f}, {row['against_ci_high']:.3f}]"
             )
-    write_csv(args.run / "arena_curve.csv", rows)
+    log = args.run / "arena_curve.csv"
+    write_csv(log, rows)
     title = f"{game}, {num_players} players: head to head against {args.against}"
-    plot(rows, args.run / "arena_curve.png", title, args.against)
+    plot(log, args.run / "arena_curve.png", title, args.against)
     return rows
 
 

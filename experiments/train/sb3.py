@@ -22,7 +22,10 @@ advantages instead of noise.
 Writes to ``--out``: ``progress.csv`` (SB3's training log), ``eval.csv`` (win rate against
 ``--eval-opponents``, default the game's heuristic, with its 95% interval at every evaluation),
 ``checkpoints/``, ``final.zip`` (+ ``.json`` metadata: stages, seed, init, the last
-evaluation) and ``learning_curve.png``.
+evaluation) and ``learning_curve.png``. ``--arena-games N`` also scores each checkpoint head to
+head in the arena's mixed tables (``arena_curve.csv`` and ``.png``, see
+:mod:`experiments.train.arena_curve`): an evaluation with one seat against a full table of
+heuristics cannot show how two copies of the policy fare at one table.
 
 The defaults of ``--timesteps``, ``--opponents`` and ``--shaping`` and the rollout length are
 the game's (``agents/<game>/training.py``, see :mod:`agents.profiles`). ``--shaping SCALE``
@@ -45,6 +48,7 @@ from agents.ppo import save_checkpoint
 from agents.profiles import profile
 from agents.registry import agent_names, split_specs
 from experiments.common import append_csv, plot_learning_curve
+from experiments.train import arena_curve
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
@@ -100,13 +104,10 @@ def make_callback(args, env, pool, eval_log, out):
             if steps >= self.next_eval:
                 self.next_eval += args.eval_every
                 evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
-                save_checkpoint(
-                    self.model,
-                    out / "checkpoints" / f"step_{steps}",
-                    args.game,
-                    args.players,
-                    timesteps=steps,
-                )
+                checkpoint = out / "checkpoints" / f"step_{steps}.zip"
+                save_checkpoint(self.model, checkpoint, args.game, args.players, timesteps=steps)
+                if args.arena_games:
+                    score_head_to_head(args, checkpoint, steps, out / "arena_curve.csv")
             return True
 
         def _on_rollout_start(self):
@@ -139,6 +140,24 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
         f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
     )
     return result
+
+
+def score_head_to_head(args, checkpoint, steps, log):
+    """Score ``checkpoint`` the arena's way against the first ``--eval-opponents`` agent
+    (:mod:`experiments.train.arena_curve`) and log it."""
+    against = split_specs(args.eval_opponents)[0]
+    rows = arena_curve.head_to_head(
+        checkpoint, args.game, args.players, against, args.arena_games, seed=10_000 + steps
+    )
+    for row in rows:
+        append_csv(log, {"timesteps": steps, **row})
+        print(
+            f"  step {steps}: head to head against {against}"
+            + ("" if row["side"] == "all" else f" as {row['side']}")
+            + f": {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] against "
+            f"{row['against_win_rate']:.3f} [{row['against_ci_low']:.3f}, "
+            f"{row['against_ci_high']:.3f}]"
+        )
 
 
 def make_parser():
@@ -181,6 +200,14 @@ def make_parser():
         default=None,
         help="comma-separated agent specs the evaluations seat the policy against "
         "(default: heuristic, or random for a game without one)",
+    )
+    parser.add_argument(
+        "--arena-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also score each checkpoint head to head against the first --eval-opponents agent "
+        "in N games of the arena's mixed tables, into arena_curve.csv/.png (default 0: off)",
     )
     parser.add_argument(
         "--shaping",
@@ -363,6 +390,7 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     eval_log = args.out / "eval.csv"
     eval_log.unlink(missing_ok=True)
+    (args.out / "arena_curve.csv").unlink(missing_ok=True)
     env = make_env(game, args, [])
     pool = SelfPlay(env, [], args.pool_size, False, args.seed)
     model = build_model(VecMonitor(env), args, init_policy)
@@ -413,6 +441,10 @@ def main(argv=None):
         "timesteps",
         "timesteps",
     )
+    if args.arena_games:
+        against = split_specs(args.eval_opponents)[0]
+        title = f"{game.title}, {args.players}p: head to head against {against}"
+        arena_curve.plot(args.out / "arena_curve.csv", args.out / "arena_curve.png", title, against)
     print(
         f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "
         f"({model.num_timesteps / train_seconds:.0f} steps/s; env share "

@@ -185,6 +185,18 @@ def test_arena_curve_scores_each_checkpoint_head_to_head(trained, capsys):
     assert "no checkpoints/step_*.zip" in capsys.readouterr().err
 
 
+def test_training_scores_its_checkpoints_head_to_head_with_arena_games(tmp_path):
+    args = ["--game", "art_robbery", "--players", "3", "--timesteps", "2000", "--n-envs", "16"]
+    args += ["--eval-every", "1000", "--eval-games", "10", "--eval-opponents", "random"]
+    train.main(args + ["--opponents", "random", "--arena-games", "6", "--out", str(tmp_path)])
+    rows = (tmp_path / "arena_curve.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,side,games,win_rate,ci_low,ci_high,against_win_rate")
+    checkpoints = sorted((tmp_path / "checkpoints").glob("step_*.zip"))
+    assert [row.split(",")[0] for row in rows[1:]] == [p.stem[5:] for p in checkpoints]
+    assert all(row.split(",")[1:3] == ["all", "6"] for row in rows[1:])
+    assert (tmp_path / "arena_curve.png").stat().st_size > 0
+
+
 def test_arena_curve_scores_a_team_games_sides_apart():
     path = shipped_policy("how_to_rob_a_bank", 4)
     rows = arena_curve.head_to_head(path, "how_to_rob_a_bank", 4, "random", 4, seed=0)
