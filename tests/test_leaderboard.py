@@ -245,3 +245,42 @@ def test_a_quick_run_leaves_the_committed_leaderboard_alone(tmp_path, monkeypatc
     assert status == 0 and "wrote results/leaderboard_quick/leaderboard.md" in text
     assert not (tmp_path / "docs").exists()
     assert (tmp_path / "results" / "leaderboard_quick" / "leaderboard.csv").exists()
+
+
+def test_update_replaces_only_the_tables_it_plays(quick, tmp_path, capsys):
+    for path in quick.iterdir():
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "heuristic"]
+    argv += ["--counts", "4", "--games-per-table", "4", "--seed", "5", "--out", str(tmp_path)]
+    status, text = run([*argv, "--no-progress", "--update"], capsys)
+    assert status == 0 and f"updated {tmp_path / 'leaderboard.md'}" in text
+    before = (quick / "leaderboard.md").read_text()
+    after = (tmp_path / "leaderboard.md").read_text()
+    bank = before[before.index("## How to Rob a Bank") :]
+    assert after.endswith(bank)  # the other table, word for word
+    assert after[: after.index("## ")] == before[: before.index("## ")]  # the header too
+    art = after[after.index("## Art Robbery") : after.index("## How to Rob a Bank")]
+    assert "from `heist leaderboard --games art_robbery" in art and "(seed 5)" in art
+    assert "`ismcts:simulations=10`" not in art  # this run's agents only
+    for name in ("leaderboard.csv", "leaderboard_head_to_head.csv"):
+        columns, old = read_csv(quick / name)
+        new_columns, new = read_csv(tmp_path / name)
+        assert new_columns == columns
+        assert [r for r in new if r["game"] != "art_robbery"] == [
+            r for r in old if r["game"] != "art_robbery"
+        ]
+        assert {r["agent"] for r in new if r["game"] == "art_robbery"} == {"random", "heuristic"}
+        assert new[0]["game"] == "art_robbery"  # in its old place, first
+    argv[argv.index("--counts") + 1] = "3"  # a table the page lacks goes last
+    assert run([*argv, "--no-progress", "--update"], capsys)[0] == 0
+    page = (tmp_path / "leaderboard.md").read_text()
+    assert page.index("## Art Robbery, 3 players") > page.index("## How to Rob a Bank")
+    assert read_csv(tmp_path / "leaderboard.csv")[1][-1]["players"] == "3"
+
+
+def test_update_needs_a_leaderboard_to_update(tmp_path, capsys):
+    argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "--update"]
+    status, text = run([*argv, "--out", str(tmp_path)], capsys)
+    assert status == 2 and text.count("\n") == 1
+    assert "--update needs a leaderboard in" in text and "missing: leaderboard.md" in text
+    assert not list(tmp_path.iterdir())

@@ -9,6 +9,7 @@ and robbers) every figure is given per side as well.
 
     heist leaderboard                   # docs/leaderboard.md and docs/leaderboard*.csv
     heist leaderboard --quick            # a small run for CI and tests, in results/ (or --out)
+    heist leaderboard --games art_robbery --update   # rerun one game's tables in place
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from experiments.common import (
     markdown_table,
     rate_text,
     rating_figures,
+    read_csv,
     warm_up,
     write_csv,
 )
@@ -199,15 +201,17 @@ def table_rows(result: TournamentResult) -> tuple[list[dict], list[dict]]:
 # The report ------------------------------------------------------------------------------------
 
 
-def table_markdown(table, agent_rows, pair_rows) -> list[str]:
-    """One table's section: ranking, sides, head-to-head matrix, who sat out."""
+def table_markdown(table, agent_rows, pair_rows, source=None) -> list[str]:
+    """One table's section: ranking, sides, head-to-head matrix, who sat out; ``source``
+    (command, seed) names the run that made it, where the page's header does not."""
     game, num_players = table["game"], table["num_players"]
     result = table["result"]
+    made_by = f", from `{source[0]}` (seed {source[1]})" if source else ""
     lines = [
         f"## {game.title}, {num_players} players",
         "",
         f"{len(result.games)} games ({duration(table['seconds'])} of wall time, "
-        f"{duration(table['cpu_seconds'])} of CPU time).",
+        f"{duration(table['cpu_seconds'])} of CPU time){made_by}.",
         "",
     ]
     overall = [r for r in agent_rows if r["side"] == "all"]
@@ -339,13 +343,64 @@ def check_writable(out):
         raise ValueError(f"cannot write to {out}: permission denied")
 
 
-def write(tables, out, command, seed, wall_seconds) -> list[Path]:
+def leaderboard_paths(out) -> list[Path]:
     out = Path(out)
-    paths = [out / "leaderboard.md", out / "leaderboard.csv", out / "leaderboard_head_to_head.csv"]
+    return [out / "leaderboard.md", out / "leaderboard.csv", out / "leaderboard_head_to_head.csv"]
+
+
+def write(tables, out, command, seed, wall_seconds) -> list[Path]:
+    paths = leaderboard_paths(out)
     paths[0].write_text(report(tables, command, seed, wall_seconds))
     write_csv(paths[1], [row for table in tables for row in table["agent_rows"]])
     write_csv(paths[2], [row for table in tables for row in table["pair_rows"]])
     return paths
+
+
+def check_updatable(out):
+    """A ValueError now, before any game is played, if ``out`` holds no leaderboard to update."""
+    missing = [path.name for path in leaderboard_paths(out) if not path.is_file()]
+    if missing:
+        raise ValueError(
+            f"--update needs a leaderboard in {out}; missing: {', '.join(missing)} "
+            "(run without --update to write one)"
+        )
+
+
+def update(tables, out, command, seed) -> list[Path]:
+    """Replace this run's tables in the leaderboard in ``out`` (the page's section and CSV
+    rows of each game and player count it played; a table new to the page goes last), and
+    leave the others as they are. Each replaced section names the command that made it."""
+    paths = leaderboard_paths(out)
+    header, sections = page_sections(paths[0].read_text())
+    for table in tables:
+        lines = table_markdown(table, table["agent_rows"], table["pair_rows"], (command, seed))
+        sections[lines[0]] = lines
+    paths[0].write_text("\n".join(header + [line for lines in sections.values() for line in lines]))
+    for path, key in zip(paths[1:], ("agent_rows", "pair_rows"), strict=True):
+        fresh = {(table["game"].name, str(table["num_players"])): table[key] for table in tables}
+        rows = []
+        for row in read_csv(path):
+            table_key = (row["game"], row["players"])
+            if table_key not in fresh:
+                rows.append(row)
+            elif fresh[table_key] is not None:  # the first of the table's old rows
+                rows += fresh[table_key]
+                fresh[table_key] = None
+        rows += [row for table_rows in fresh.values() if table_rows for row in table_rows]
+        write_csv(path, rows)
+    return paths
+
+
+def page_sections(text) -> tuple[list[str], dict[str, list[str]]]:
+    """A leaderboard page's lines before its first table, and each table's lines (from its
+    ``## `` heading to the next), by heading, in the page's order."""
+    header, sections, heading = [], {}, None
+    for line in text.split("\n"):
+        if line.startswith("## "):
+            heading = line
+            sections[heading] = []
+        (header if heading is None else sections[heading]).append(line)
+    return header, sections
 
 
 def main(argv=None):
@@ -404,6 +459,12 @@ def main(argv=None):
     parser.add_argument(
         "--quick", action="store_true", help="a small run for CI: few games, small budgets"
     )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="replace only the tables this run plays (its --games and counts) in the "
+        "leaderboard already in the output folder; the others stay as they are",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
@@ -417,12 +478,18 @@ def main(argv=None):
         tables = plan(args.games, args.counts, agents, size.other_count)
         out = args.out or size.out
         check_writable(out)
+        if args.update:
+            check_updatable(out)
         started = time.perf_counter()
         run(tables, games, args.seed, args.workers, not args.no_progress)
         wall = time.perf_counter() - started
         command = shlex.join(["heist", "leaderboard", *argv])
-        for path in write(tables, out, command, args.seed, wall):
-            print(f"wrote {path}")
+        if args.update:
+            written = update(tables, out, command, args.seed)
+        else:
+            written = write(tables, out, command, args.seed, wall)
+        for path in written:
+            print(f"{'updated' if args.update else 'wrote'} {path}")
     except ValueError as error:
         parser.exit(2, f"heist leaderboard: error: {error}\n")
     return tables
