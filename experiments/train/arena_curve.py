@@ -113,14 +113,20 @@ def main(argv=None):
     parser.add_argument("--every", type=int, default=1, help="score every n-th checkpoint")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args(argv)
+    if args.games < 1 or args.every < 1:
+        parser.error("--games and --every must be at least 1")
     found = checkpoints(args.run, args.every)
     if not found:
         parser.exit(2, f"{parser.prog}: error: no checkpoints/step_*.zip in {args.run}\n")
     rows = []
     for steps, path in found:
-        info = checkpoint_info(path)
-        game, num_players = info["game"], info["num_players"]
-        for row in head_to_head(path, game, num_players, args.against, args.games, args.seed):
+        try:
+            info = checkpoint_info(path)
+            game, num_players = info["game"], info["num_players"]
+            scored = head_to_head(path, game, num_players, args.against, args.games, args.seed)
+        except ValueError as error:  # a bad --against spec, a checkpoint without metadata
+            parser.exit(2, f"{parser.prog}: error: {error}\n")
+        for row in scored:
             rows.append({"timesteps": steps, **row})
             print(
                 f"  step {steps}, {row['side']}: {row['win_rate']:.3f} [{row['ci_low']:.3f}, "

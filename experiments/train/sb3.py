@@ -244,6 +244,8 @@ def parse_args(argv):
     game_profile = profile(game.name)
     defaults = game_profile.training
     args.timesteps = args.timesteps or defaults.timesteps
+    if args.arena_games < 0:
+        parser.error("--arena-games must be 0 (off) or more")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     try:

@@ -96,6 +96,7 @@ def test_opponent_specs_resolve_to_the_engines_opponents():
             "was trained for art_robbery with 4 players, not art_robbery with 3",
         ),
         (["--eval-opponents", "heuristic,nobody"], "--eval-opponents heuristic,nobody: unknown"),
+        (["--arena-games", "-1"], "--arena-games must be 0 (off) or more"),
     ],
 )
 def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
@@ -180,9 +181,14 @@ def test_arena_curve_scores_each_checkpoint_head_to_head(trained, capsys):
     header = (trained / "arena_curve.csv").read_text().splitlines()[0]
     assert header.startswith("timesteps,side,games,win_rate,ci_low,ci_high,against_win_rate")
     assert (trained / "arena_curve.png").stat().st_size > 0
-    with pytest.raises(SystemExit):
-        arena_curve.main([str(trained / "checkpoints")])
-    assert "no checkpoints/step_*.zip" in capsys.readouterr().err
+    for argv, message in [
+        ([str(trained / "checkpoints")], "no checkpoints/step_*.zip"),
+        ([str(trained), "--against", "nosuch"], "unknown agent 'nosuch'; available:"),
+        ([str(trained), "--every", "0"], "--games and --every must be at least 1"),
+    ]:
+        with pytest.raises(SystemExit):
+            arena_curve.main(argv)
+        assert message in capsys.readouterr().err
 
 
 def test_training_scores_its_checkpoints_head_to_head_with_arena_games(tmp_path):
