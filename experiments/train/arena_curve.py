@@ -71,6 +71,17 @@ def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
     return rows
 
 
+def row_text(row, against) -> str:
+    """One scored checkpoint as a line of progress output."""
+    side = "" if row["side"] == "all" else f" as {row['side']}"
+    return (
+        f"  step {row['timesteps']}: head to head against {against}{side}: "
+        f"{row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] against "
+        f"{row['against_win_rate']:.3f} [{row['against_ci_low']:.3f}, "
+        f"{row['against_ci_high']:.3f}]"
+    )
+
+
 def plot(log, path, title, against):
     """Both agents' curves from the CSV ``log``, one panel per side."""
     import matplotlib
@@ -128,11 +139,7 @@ def main(argv=None):
             parser.exit(2, f"{parser.prog}: error: {error}\n")
         for row in scored:
             rows.append({"timesteps": steps, **row})
-            print(
-                f"  step {steps}, {row['side']}: {row['win_rate']:.3f} [{row['ci_low']:.3f}, "
-                f"{row['ci_high']:.3f}] against {args.against}'s {row['against_win_rate']:.3f} "
-                f"[{row['against_ci_low']:.3f}, {row['against_ci_high']:.3f}]"
-            )
+            print(row_text(rows[-1], args.against))
     log = args.run / "arena_curve.csv"
     write_csv(log, rows)
     title = f"{game}, {num_players} players: head to head against {args.against}"

@@ -145,19 +145,13 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
 def score_head_to_head(args, checkpoint, steps, log):
     """Score ``checkpoint`` the arena's way against the first ``--eval-opponents`` agent
     (:mod:`experiments.train.arena_curve`) and log it."""
-    against = split_specs(args.eval_opponents)[0]
     rows = arena_curve.head_to_head(
-        checkpoint, args.game, args.players, against, args.arena_games, seed=10_000 + steps
+        checkpoint, args.game, args.players, args.arena_against, args.arena_games, 10_000 + steps
     )
     for row in rows:
-        append_csv(log, {"timesteps": steps, **row})
-        print(
-            f"  step {steps}: head to head against {against}"
-            + ("" if row["side"] == "all" else f" as {row['side']}")
-            + f": {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] against "
-            f"{row['against_win_rate']:.3f} [{row['against_ci_low']:.3f}, "
-            f"{row['against_ci_high']:.3f}]"
-        )
+        row = {"timesteps": steps, **row}
+        append_csv(log, row)
+        print(arena_curve.row_text(row, args.arena_against))
 
 
 def make_parser():
@@ -248,6 +242,7 @@ def parse_args(argv):
         parser.error("--arena-games must be 0 (off) or more")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
+    args.arena_against = split_specs(args.eval_opponents)[0]
     try:
         args.stages = parse_stages(args.opponents or defaults.opponents, args.timesteps)
         check_opponents(args, game.name)
@@ -444,9 +439,9 @@ def main(argv=None):
         "timesteps",
     )
     if args.arena_games:
-        against = split_specs(args.eval_opponents)[0]
-        title = f"{game.title}, {args.players}p: head to head against {against}"
-        arena_curve.plot(args.out / "arena_curve.csv", args.out / "arena_curve.png", title, against)
+        title = f"{game.title}, {args.players}p: head to head against {args.arena_against}"
+        log, plot = args.out / "arena_curve.csv", args.out / "arena_curve.png"
+        arena_curve.plot(log, plot, title, args.arena_against)
     print(
         f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "
         f"({model.num_timesteps / train_seconds:.0f} steps/s; env share "
