@@ -25,7 +25,9 @@ Writes to ``--out``: ``progress.csv`` (SB3's training log), ``eval.csv`` (win ra
 evaluation) and ``learning_curve.png``. ``--arena-games N`` also scores each checkpoint head to
 head in the arena's mixed tables (``arena_curve.csv`` and ``.png``, see
 :mod:`experiments.train.arena_curve`): an evaluation with one seat against a full table of
-heuristics cannot show how two copies of the policy fare at one table.
+heuristics cannot show how two copies of the policy fare at one table. ``--seating arena``
+trains at those tables: the learner's latest snapshot takes the learner's other seats and the
+pool's agents the rest, as :func:`agents.arena.schedule` seats two entrants.
 
 The defaults of ``--timesteps``, ``--opponents`` and ``--shaping`` and the rollout length are
 the game's (``agents/<game>/training.py``, see :mod:`agents.profiles`). ``--shaping SCALE``
@@ -44,6 +46,7 @@ import time
 from pathlib import Path
 
 import heist_envs
+from agents.arena import schedule
 from agents.ppo import save_checkpoint
 from agents.profiles import profile
 from agents.registry import agent_names, split_specs
@@ -185,6 +188,15 @@ def make_parser():
         help="start from this checkpoint's weights (a run's final.zip, an imitation run, "
         "a shipped policy) instead of a fresh network",
     )
+    parser.add_argument(
+        "--seating",
+        choices=("random", "arena"),
+        default="random",
+        help="random: every opponent seat draws from the pool; arena: seat the learner, its "
+        "latest snapshot and the pool's agents as the arena's two-agent tables do (A B A B at "
+        "4 players), the snapshot in the learner's other seats (each stage's pool needs 'self' "
+        "and an agent)",
+    )
     parser.add_argument("--pool-size", type=int, default=5, help="snapshots kept in the pool")
     parser.add_argument("--snapshot-every", type=int, default=50_000)
     parser.add_argument("--eval-every", type=int, default=50_000)
@@ -246,6 +258,7 @@ def parse_args(argv):
     try:
         args.stages = parse_stages(args.opponents or defaults.opponents, args.timesteps)
         check_opponents(args, game.name)
+        check_seating(args)
     except ValueError as error:
         parser.error(str(error))
     args.n_steps = defaults.n_steps
@@ -257,6 +270,19 @@ def parse_args(argv):
         except ValueError as error:
             parser.error(str(error))
     return args
+
+
+def check_seating(args):
+    """With ``--seating arena`` every stage's pool holds 'self' and an agent (the snapshot
+    fills the learner's other seats, the agents the rest); a ValueError says which does not."""
+    if args.seating != "arena":
+        return
+    for names, _ in args.stages:
+        if "self" not in names or names == ["self"]:
+            raise ValueError(
+                f"--seating arena: the pool {','.join(names)} needs 'self' and at least one "
+                "agent (e.g. heuristic,self)"
+            )
 
 
 def check_init(path, game_name) -> dict:
@@ -274,7 +300,11 @@ def check_init(path, game_name) -> dict:
 
 
 def make_env(game, args, base_opponents):
-    """The training env: ``args.n_envs`` games, shaped with ``args.shaping`` if non-zero."""
+    """The training env: ``args.n_envs`` games, shaped with ``args.shaping`` if non-zero,
+    seated as ``args.seating`` says."""
+    seatings = None
+    if args.seating == "arena":
+        seatings = schedule(2, len(set(game.teams(args.players))))
     return SelfPlayVecEnv(
         game,
         args.n_envs,
@@ -283,6 +313,7 @@ def make_env(game, args, base_opponents):
         seed=args.seed,
         shaping=scaled_potential(game.name, args.shaping),
         shaping_gamma=PPO_SETTINGS["gamma"],
+        seatings=seatings,
     )
 
 
@@ -423,6 +454,7 @@ def main(argv=None):
         **init,
         opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
         seed=args.seed,
+        seating=args.seating,
         learning_rate=args.learning_rate,
         ent_coef=args.ent_coef,
         timesteps=model.num_timesteps,

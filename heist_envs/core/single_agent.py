@@ -191,6 +191,13 @@ class SelfPlayGames:
     turn over the sides (episode k plays side k mod sides, from that side's first seat), for
     fair evaluations: a side is a seat, or a team in team games.
 
+    ``seatings`` (entrant per side, 0 the learner's, 1 the others', as a tournament's
+    :func:`agents.arena.schedule` lists them for two entrants) seats the pool as a two-agent
+    tournament table does: each episode draws a seating and one of entrant 0's seats for the
+    learner, every other entrant-0 seat plays the pool's last opponent (the learner's copy, a
+    snapshot) and every entrant-1 seat one of the others, drawn at random. Without it each
+    opponent seat draws from the whole pool.
+
     ``shaping``, a potential ``(states, seats) -> float[num_envs]`` (the batched state
     records of ``self.games.states`` and the learner's seat per game), adds
     ``shaping_gamma * Phi(s') - Phi(s)`` to each learner reward, where ``s`` and ``s'`` are
@@ -213,7 +220,10 @@ class SelfPlayGames:
         rotate_seats=False,
         shaping=None,
         shaping_gamma=1.0,
+        seatings=None,
     ):
+        if seatings is not None and rotate_seats:
+            raise ValueError("rotate_seats and seatings each choose the learner's seat; pass one")
         self.game = game
         self.shaping = shaping
         self.shaping_gamma = shaping_gamma
@@ -226,7 +236,11 @@ class SelfPlayGames:
         self.opponents = list(opponents) if opponents else [RandomOpponent(seed)]
         self.team_of_seat = np.array(game.teams(self.games.num_players), np.int64)
         self.team_play = team_play
-        self.side_seats = np.unique(self.team_of_seat, return_index=True)[1]
+        _, self.side_seats, side_of_seat = np.unique(
+            self.team_of_seat, return_index=True, return_inverse=True
+        )
+        self.seat_plans = None if seatings is None else self._seat_plans(seatings, side_of_seat)
+        self.copy_seats = np.zeros((num_envs, self.num_seats), np.bool_)  # the learner's copies
         self.rng = np.random.default_rng(seed)
         self._seed = seed
         self.learner_seat = np.zeros(num_envs, np.int64)
@@ -244,6 +258,7 @@ class SelfPlayGames:
     def reset(self):
         """Deal every game anew (from the last seed, see :meth:`reseed`) and let opponents
         play up to each learner's first decision; returns the learners' observations."""
+        self._check_pool(self.opponents)
         self.games.reset(seed=self._seed)
         self._seed += self.num_envs
         self._new_episodes(np.ones(self.num_envs, np.bool_))
@@ -286,25 +301,66 @@ class SelfPlayGames:
         """Replace the opponent pool; games already under way finish with their opponents
         drawn anew from the new pool at their next decision."""
         opponents = list(opponents)
+        self._check_pool(opponents)
         previous, self.opponents = self.opponents, opponents
         try:
             self.compiled = self._group_compiled()
         except ValueError:
             self.opponents = previous
             raise
-        self.opponent_of[:] = self.rng.integers(len(self.opponents), size=self.opponent_of.shape)
+        self._draw_opponents(np.ones(self.num_envs, np.bool_))
 
     # Internals --------------------------------------------------------------------------------
 
+    def _seat_plans(self, seatings, side_of_seat):
+        """Every (learner seat, seats of the learner's copies) a seating allows, one row per
+        entrant-0 seat of each seating: ``[plans, 1 + num_seats]``."""
+        plans = []
+        for seating in seatings:
+            if len(seating) != len(self.side_seats) or set(seating) - {0, 1} or 0 not in seating:
+                raise ValueError(
+                    f"seating {tuple(seating)}: give entrant 0 or 1 for each of the "
+                    f"{len(self.side_seats)} sides, entrant 0 at least once"
+                )
+            ours = np.asarray(seating)[side_of_seat] == 0
+            for seat in np.flatnonzero(ours):
+                copies = ours.copy()
+                copies[seat] = False
+                plans.append([seat, *copies])
+        return np.array(plans, np.int64)
+
+    def _check_pool(self, opponents):
+        if self.seat_plans is not None and len(opponents) < 2:
+            raise ValueError(
+                "seatings need a pool of at least two opponents: the others' agents, then the "
+                "learner's copy last"
+            )
+
     def _new_episodes(self, which):
         k = int(which.sum())
-        if self.rotate_seats:
+        if self.seat_plans is not None:
+            plan = self.seat_plans[self.rng.integers(len(self.seat_plans), size=k)]
+            self.learner_seat[which] = plan[:, 0]
+            self.copy_seats[which] = plan[:, 1:].astype(np.bool_)
+        elif self.rotate_seats:
             order = self.episodes_started + np.arange(k)
             self.learner_seat[which] = self.side_seats[order % len(self.side_seats)]
         else:
             self.learner_seat[which] = self.rng.integers(self.num_seats, size=k)
         self.episodes_started += k
-        self.opponent_of[which] = self.rng.integers(len(self.opponents), size=(k, self.num_seats))
+        self._draw_opponents(which)
+
+    def _draw_opponents(self, which):
+        """Draw the opponent of each seat of the games ``which``: from the whole pool, or with
+        seatings the learner's copy (the pool's last) at its copies' seats and one of the
+        others elsewhere."""
+        shape = (int(which.sum()), self.num_seats)
+        if self.seat_plans is None:
+            self.opponent_of[which] = self.rng.integers(len(self.opponents), size=shape)
+            return
+        copy = len(self.opponents) - 1
+        others = self.rng.integers(copy, size=shape)
+        self.opponent_of[which] = np.where(self.copy_seats[which], copy, others)
 
     def _potential(self):
         phi = self.shaping(self.games.states, self.learner_seat)

@@ -277,3 +277,69 @@ def test_gymnasium_vector_envs_see_the_mask_in_infos():
         episodes += int(ended.sum())
     assert episodes >= 2, "no game ended"
     vec.close()
+
+
+def check_arena_seating(env, seen):
+    """Each game's seats follow one of the arena's two-agent seatings: the learner's copies
+    (the pool's last opponent) exactly where entrant 0 sits, another opponent elsewhere."""
+    copy = len(env.opponents) - 1
+    for i in range(env.num_envs):
+        learner = int(env.learner_seat[i])
+        ours = env.copy_seats[i].copy()
+        ours[learner] = True
+        seating = tuple(int(not ours[seat]) for seat in range(env.num_seats))
+        assert seating in env_seatings(env.num_seats)
+        others = np.flatnonzero(~ours)
+        assert (env.opponent_of[i, env.copy_seats[i]] == copy).all()
+        assert (env.opponent_of[i, others] < copy).all()
+        seen.add((seating, learner))
+
+
+def env_seatings(num_seats):
+    from agents.arena import schedule
+
+    return schedule(2, num_seats)
+
+
+@pytest.mark.parametrize("num_players", [4, 3])
+def test_arena_seating_seats_the_learners_copy_and_the_others_as_the_arena_does(num_players):
+    game = heist_envs.get_game("thiefs_market")
+    pool = [RandomOpponent(1), RandomOpponent(2), RandomOpponent(3)]
+    seatings = env_seatings(num_players)
+    env = SelfPlayVecEnv(game, 16, num_players, pool, seed=4, seatings=seatings)
+    seen = set()
+    env.reset()
+    check_arena_seating(env, seen)
+    for step in range(300):
+        masks = env.action_masks()
+        env.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+        check_arena_seating(env, seen)
+        if step == 150:  # a new pool mid-episode keeps each game's seating
+            learners = env.learner_seat.copy()
+            env.set_opponents([RandomOpponent(5), RandomOpponent(6)])
+            assert (env.learner_seat == learners).all()
+            check_arena_seating(env, seen)
+    # every seat of entrant 0 in every seating held the learner
+    every = {(s, k) for s in seatings for k in range(num_players) if s[k] == 0}
+    assert seen == every
+    if num_players == 4:  # A B A B: the copy sits opposite the learner
+        assert (env.copy_seats.argmax(1) == (env.learner_seat + 2) % 4).all()
+
+
+def test_arena_seating_bad_input_is_refused():
+    game = heist_envs.get_game("thiefs_market")
+    pool = [RandomOpponent(1), RandomOpponent(2)]
+    with pytest.raises(ValueError, match="rotate_seats and seatings"):
+        SelfPlayVecEnv(game, 2, 4, pool, seatings=[(0, 1, 0, 1)], rotate_seats=True)
+    with pytest.raises(ValueError, match=r"seating \(0, 1, 0\): give entrant 0 or 1 for each"):
+        SelfPlayVecEnv(game, 2, 4, pool, seatings=[(0, 1, 0)])
+    with pytest.raises(ValueError, match="entrant 0 at least once"):
+        SelfPlayVecEnv(game, 2, 4, pool, seatings=[(1, 1, 1, 1)])
+    env = SelfPlayVecEnv(game, 2, 4, [RandomOpponent(1)], seatings=[(0, 1, 0, 1)])
+    with pytest.raises(ValueError, match="at least two opponents"):
+        env.reset()
+    env.set_opponents(pool)
+    env.reset()
+    with pytest.raises(ValueError, match="at least two opponents"):
+        env.set_opponents([RandomOpponent(3)])
+    assert env.opponents == pool

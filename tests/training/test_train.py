@@ -276,3 +276,23 @@ def test_a_bad_init_checkpoint_gets_one_clear_line(init, message, capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_arena_seating_trains_and_is_recorded(tmp_path):
+    args = ["--game", "thiefs_market", "--players", "3", "--timesteps", "1500", "--n-envs", "8"]
+    args += ["--eval-every", "1000", "--eval-games", "6", "--eval-opponents", "random"]
+    args += ["--snapshot-every", "500", "--seating", "arena"]
+    train.main(args + ["--opponents", "random,self", "--out", str(tmp_path)])
+    meta = json.loads((tmp_path / "final.json").read_text())
+    assert meta["seating"] == "arena" and meta["timesteps"] >= 1500
+
+
+@pytest.mark.parametrize("pool", ["random", "self"])
+def test_arena_seating_needs_self_and_an_agent_in_every_pool(pool, tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["--game", "art_robbery", "--players", "3", "--seating", "arena", "--out", str(out)]
+    with pytest.raises(SystemExit):
+        train.main(args + ["--opponents", "random,self:100", pool])
+    err = capsys.readouterr().err
+    assert f"--seating arena: the pool {pool} needs 'self' and at least one agent" in err
+    assert not out.exists()
