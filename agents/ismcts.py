@@ -267,8 +267,9 @@ class ISMCTSAgent:
     the rollout module's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there.
     ``max_nodes`` caps the tree under a time budget (beyond it, simulations only roll out).
     ``prior`` is a trained policy (a checkpoint path, as ``ppo:path=`` takes, or "shipped"
-    for the game's shipped one) whose move probabilities guide the root's moves by PUCT, as
-    in expert iteration's apprentice-guided search; the tree below the root stays UCT.
+    for the game's shipped prior, :func:`agents.ppo.shipped_prior`) whose move probabilities
+    guide the root's moves by PUCT, as in expert iteration's apprentice-guided search; the
+    tree below the root stays UCT.
     """
 
     wants_info_set = True
@@ -305,9 +306,9 @@ class ISMCTSAgent:
                 raise ValueError(f"{key} needs a prior policy; name one with prior=PATH or shipped")
         self.prior = None
         if prior is not None:
-            from .ppo import PPOAgent, shipped_policy
+            from .ppo import PPOAgent, shipped_prior
 
-            path = shipped_policy(game_name, num_players) if prior == "shipped" else prior
+            path = shipped_prior(game_name, num_players) if prior == "shipped" else prior
             self.prior = PPOAgent(path, game_name, num_players).policy
         defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
         self.settings = {

@@ -250,6 +250,15 @@ def shipped_policy(game_name, num_players=None) -> Path:
     return path
 
 
+def shipped_prior(game_name, num_players=None) -> Path:
+    """The policy that guides ``ismcts:prior=shipped``: the shipped policy, or the file of its
+    name in ``agents/policies/priors`` where one is there (the policy it replaced, which the
+    guided search was measured with)."""
+    path = shipped_policy(game_name, num_players)
+    prior = POLICY_DIR / "priors" / path.name
+    return prior if prior.exists() else path
+
+
 def masked_logits(policy, obs, masks):
     """The actor's logits for a batch (torch tensors), illegal actions at -inf: the policy's
     forward pass alone, without building SB3's distribution objects."""

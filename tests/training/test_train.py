@@ -242,6 +242,29 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
         make_agent("ppo", "art_robbery")
 
 
+def test_the_guided_search_keeps_the_prior_it_was_measured_with(tmp_path, monkeypatch):
+    import shutil
+
+    from agents import ppo
+
+    shipped = ppo.POLICY_DIR
+    monkeypatch.setattr(ppo, "POLICY_DIR", tmp_path)
+    for name in (
+        "art_robbery.zip",
+        "art_robbery.json",
+        "art_robbery_3p.zip",
+        "art_robbery_3p.json",
+    ):
+        shutil.copy(shipped / name, tmp_path / name)
+    assert ppo.shipped_prior("art_robbery", 4) == tmp_path / "art_robbery.zip"
+    (tmp_path / "priors").mkdir()
+    for name in ("art_robbery.zip", "art_robbery.json"):
+        shutil.copy(shipped / name, tmp_path / "priors" / name)
+    assert ppo.shipped_prior("art_robbery", 4) == tmp_path / "priors" / "art_robbery.zip"
+    assert ppo.shipped_prior("art_robbery", 3) == tmp_path / "art_robbery_3p.zip"
+    assert ppo.shipped_policy("art_robbery", 4) == tmp_path / "art_robbery.zip"
+
+
 def test_checkpoint_for_another_game_or_player_count_is_refused(trained):
     with pytest.raises(GameRecordError, match="trained for art_robbery with 3 players"):
         PPOAgent(trained / "final.zip", "art_robbery", num_players=4)
