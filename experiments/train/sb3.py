@@ -278,7 +278,7 @@ def check_seating(args):
     if args.seating != "arena":
         return
     for names, _ in args.stages:
-        if "self" not in names or names == ["self"]:
+        if "self" not in names or all(name == "self" for name in names):
             raise ValueError(
                 f"--seating arena: the pool {','.join(names)} needs 'self' and at least one "
                 "agent (e.g. heuristic,self)"
