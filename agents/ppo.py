@@ -57,8 +57,9 @@ def checkpoint_info(path) -> dict:
 
 def check_info(info, where):
     """A GameRecordError naming the field and what it allows unless the metadata's own
-    fields (``game``, ``num_players``, ``policy_only``, ``activation``) are well typed: the
-    one check of every loader (``PPOAgent``, ``export_policy``, ``heist train --init``)."""
+    fields (``game``, ``num_players``, ``policy_only``, ``activation``, ``side``) are well
+    typed: the one check of every loader (``PPOAgent``, ``export_policy``, ``heist train
+    --init``)."""
 
     def refuse(key, allowed):
         raise GameRecordError(f"{where}: {key!r} must be {allowed}; got {info[key]!r:.80}")
@@ -77,6 +78,8 @@ def check_info(info, where):
         )
     if "policy_only" in info and not isinstance(info["policy_only"], bool):
         refuse("policy_only", "true or false")
+    if "side" in info and info["side"] not in game.side_names:
+        refuse("side", f"one of {', '.join(game.side_names) or 'nothing (no sides here)'}")
     activation = info.get("activation", DEFAULT_ACTIVATION)
     if not isinstance(activation, str) or activation.lower() not in ACTIVATIONS:
         refuse("activation", f"one of {', '.join(ACTIVATIONS)}")
@@ -270,27 +273,72 @@ def masked_logits(policy, obs, masks):
 
 
 class PPOAgent:
-    """Plays a MaskablePPO checkpoint trained on one game and player count (or several)."""
+    """Plays a MaskablePPO checkpoint trained on one game and player count (or several).
 
-    def __init__(self, path, game_name, num_players=None, deterministic=True, trusted=False):
-        _, self.num_players = check_checkpoint(path, game_name, num_players)
-        self.policy = load_policy(path, trusted)
+    In a game whose sides play different roles (``Game.side_names``: How to Rob a Bank's bank
+    and robbers), ``side_paths`` gives a side its own checkpoint (``{"bank": PATH}``); the
+    side of each decision is read from the observation's ``observer`` seat, and a side not
+    named plays ``path``. A checkpoint trained for one side (``heist train --side``, its
+    metadata's ``side``) plays that side only.
+    """
+
+    def __init__(
+        self, path, game_name, num_players=None, deterministic=True, trusted=False, side_paths=None
+    ):
         game = heist_envs.get_game(game_name)
-        if self.policy.observation_space.shape != (game.obs_size,):
-            raise GameRecordError(f"checkpoint {path} expects another observation size")
+        side_paths = check_side_paths(game, side_paths or {})
+        _, self.num_players = check_checkpoint(path, game_name, num_players)
+        if game.side_names:
+            paths = [side_paths.get(side, path) for side in game.side_names]
+            self.team_of_seat = np.array(game.teams(self.num_players))
+            self.observer = game.layout["observer"]
+        else:
+            paths = [path]
+        self.policies = []
+        for side, side_path in zip(game.side_names or [None], paths, strict=True):
+            info, _ = check_checkpoint(side_path, game_name, self.num_players)
+            if info.get("side") not in (None, side):
+                raise GameRecordError(
+                    f"checkpoint {side_path} was trained to play the {info['side']} only, "
+                    f"not the {side}; give it as ppo:{info['side']}={side_path}"
+                )
+            policy = load_policy(side_path, trusted)
+            if policy.observation_space.shape != (game.obs_size,):
+                raise GameRecordError(f"checkpoint {side_path} expects another observation size")
+            self.policies.append(policy)
+        self.policy = self.policies[0]
         self.deterministic = deterministic
 
+    def policy_for(self, observation):
+        """The policy of the observing seat's side."""
+        if len(self.policies) == 1:
+            return self.policy
+        seat = int(np.argmax(observation[self.observer]))
+        return self.policies[self.team_of_seat[seat]]
+
     def act(self, observation, action_mask) -> int:
-        action, _ = self.policy.predict(
-            np.asarray(observation),
+        observation = np.asarray(observation)
+        action, _ = self.policy_for(observation).predict(
+            observation,
             action_masks=np.asarray(action_mask, bool),
             deterministic=self.deterministic,
         )
         return int(action)
 
 
-def make_ppo(game_name, seed=None, path=None, num_players=None, trusted=False):
+def check_side_paths(game, side_paths) -> dict:
+    """``side_paths`` (side name -> checkpoint), checked against the game's sides."""
+    unknown = sorted(set(side_paths) - set(game.side_names))
+    if unknown:
+        sides = ", ".join(game.side_names) or "none: every seat plays the same role"
+        raise ValueError(f"ppo: {game.name} has no side {', '.join(unknown)}; its sides: {sides}")
+    return side_paths
+
+
+def make_ppo(game_name, seed=None, path=None, num_players=None, trusted=False, **side_paths):
     """The shipped policy for the game, or the checkpoint at ``path``; ``num_players`` is the
-    table's player count, checked against the counts the policy was trained for."""
+    table's player count, checked against the counts the policy was trained for. In a game
+    whose sides play different roles, ``SIDE=PATH`` parameters (``ppo:bank=FILE``) give a
+    side its own checkpoint (:class:`PPOAgent`)."""
     path = path or shipped_policy(game_name, num_players)
-    return PPOAgent(path, game_name, num_players, trusted=trusted)
+    return PPOAgent(path, game_name, num_players, trusted=trusted, side_paths=side_paths)

@@ -38,10 +38,12 @@ def checkpoints(run: Path, every: int = 1) -> list[tuple[int, Path]]:
 def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
     """One checkpoint against ``against``: both agents' figures over the sides they held,
     one row for a free-for-all game (side ``all``) and one per side in a team game, where
-    the sides differ and each is scored on its own."""
+    the sides differ and each is scored on its own. A checkpoint trained for one side
+    (``heist train --side``) plays that side, and the shipped policy the other."""
+    trained_side = checkpoint_info(path).get("side")
     result = tournament(
         game,
-        [f"ppo:path={path}", against],
+        [f"ppo:{trained_side or 'path'}={path}", against],
         games=games,
         num_players=num_players,
         seed=seed,

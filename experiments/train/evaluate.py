@@ -19,12 +19,17 @@ from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 
 
-def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32):
-    """Play ``games`` episodes of ``policy`` (a model with ``predict``) with every seat in turn;
-    returns a dict with the win rate, its 95% interval, the mean reward, the fair share, and
-    under ``by_side`` the games, win rate and interval of each side (named by its seats)."""
+def win_rate(
+    policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32, learner_sides=None
+):
+    """Play ``games`` episodes of ``policy`` (a model with ``predict``) with every seat in turn
+    (of ``learner_sides`` only, if given: side indices); returns a dict with the win rate, its
+    95% interval, the mean reward, the fair share, and under ``by_side`` the games, win rate
+    and interval of each side played (named by its seats)."""
     game = heist_envs.get_game(game_name)
-    env = SelfPlayVecEnv(game, num_envs, num_players, opponents, seed, rotate_seats=True)
+    env = SelfPlayVecEnv(
+        game, num_envs, num_players, opponents, seed, rotate_seats=True, learner_sides=learner_sides
+    )
     obs = env.reset()
     results = []  # (learner seat, reward) of each finished episode
     while len(results) < games:
@@ -40,7 +45,7 @@ def win_rate(policy, game_name, num_players, opponents, games=1000, seed=0, num_
         "+".join(n for n, t in zip(names, team, strict=True) if t == team[side]): wins_summary(
             [reward for seat, reward in results if seat == side]
         )
-        for side in env.side_seats
+        for side in env.side_seats[env.learner_sides]
     }
     return {
         "game": game.name,
@@ -83,7 +88,7 @@ def make_opponents(spec, game_name, seed=0, num_players=None):
             compiled = compiled_heuristic(game_name, params.get("weights"), seed + k)
         if compiled is not None:
             opponents.append(compiled)
-        elif name == "ppo":
+        elif name == "ppo" and len(agent.policies) == 1:
             opponents.append(PolicyOpponent(agent.policy, agent.deterministic, text, seed + k))
         else:
             opponents.append(AgentOpponent(agent, text))

@@ -108,7 +108,10 @@ def make_callback(args, env, pool, eval_log, out):
                 self.next_eval += args.eval_every
                 evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
                 checkpoint = out / "checkpoints" / f"step_{steps}.zip"
-                save_checkpoint(self.model, checkpoint, args.game, args.players, timesteps=steps)
+                side = {"side": args.side} if args.side else {}
+                save_checkpoint(
+                    self.model, checkpoint, args.game, args.players, timesteps=steps, **side
+                )
                 if args.arena_games:
                     score_head_to_head(args, checkpoint, steps, out / "arena_curve.csv")
             return True
@@ -127,6 +130,7 @@ def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
         make_opponents(args.eval_opponents, args.game, num_players=args.players),
         args.eval_games,
         seed=10_000 + steps,
+        learner_sides=args.learner_sides,
     )
     row = {
         "timesteps": steps,
@@ -197,6 +201,13 @@ def make_parser():
         "4 players), the snapshot in the learner's other seats (each stage's pool needs 'self' "
         "and an agent)",
     )
+    parser.add_argument(
+        "--side",
+        default=None,
+        help="in a game whose sides play different roles (How to Rob a Bank: bank, robbers), "
+        "train a policy for this side alone: the learner plays only its seats, evaluations "
+        "score only it (play it with ppo:SIDE=FILE)",
+    )
     parser.add_argument("--pool-size", type=int, default=5, help="snapshots kept in the pool")
     parser.add_argument("--snapshot-every", type=int, default=50_000)
     parser.add_argument("--eval-every", type=int, default=50_000)
@@ -259,6 +270,7 @@ def parse_args(argv):
         args.stages = parse_stages(args.opponents or defaults.opponents, args.timesteps)
         check_opponents(args, game.name)
         check_seating(args)
+        args.learner_sides = learner_sides(game, args.side)
     except ValueError as error:
         parser.error(str(error))
     args.n_steps = defaults.n_steps
@@ -283,6 +295,17 @@ def check_seating(args):
                 f"--seating arena: the pool {','.join(names)} needs 'self' and at least one "
                 "agent (e.g. heuristic,self)"
             )
+
+
+def learner_sides(game, side) -> list[int] | None:
+    """The side indices the learner plays: every side for no ``--side``, else the one it
+    names; a ValueError lists the sides the game has."""
+    if side is None:
+        return None
+    if side not in game.side_names:
+        sides = ", ".join(game.side_names) or "none (every seat plays the same role)"
+        raise ValueError(f"--side {side}: {game.name} has the sides {sides}")
+    return [game.side_names.index(side)]
 
 
 def check_init(path, game_name) -> dict:
@@ -314,6 +337,7 @@ def make_env(game, args, base_opponents):
         shaping=scaled_potential(game.name, args.shaping),
         shaping_gamma=PPO_SETTINGS["gamma"],
         seatings=seatings,
+        learner_sides=args.learner_sides,
     )
 
 
@@ -445,6 +469,7 @@ def main(argv=None):
     )
     shaping = {"shaping": args.shaping} if args.shaping else {}
     init = {"init": str(args.init)} if args.init else {}
+    side = {"side": args.side} if args.side else {}
     save_checkpoint(
         model,
         args.out / "final",
@@ -452,6 +477,7 @@ def main(argv=None):
         args.players,
         **shaping,
         **init,
+        **side,
         opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
         seed=args.seed,
         seating=args.seating,

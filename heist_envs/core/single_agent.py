@@ -198,6 +198,11 @@ class SelfPlayGames:
     snapshot) and every entrant-1 seat one of the others, drawn at random. Without it each
     opponent seat draws from the whole pool.
 
+    ``learner_sides`` (side indices, in team order: :meth:`Game.side_seats`) keeps the
+    learner to those sides, for a policy of one side in a game whose sides play different
+    roles (How to Rob a Bank's bank or its robbers); the seat draws, rotations and seatings
+    above then choose among the seats of those sides only. Default: every side.
+
     ``shaping``, a potential ``(states, seats) -> float[num_envs]`` (the batched state
     records of ``self.games.states`` and the learner's seat per game), adds
     ``shaping_gamma * Phi(s') - Phi(s)`` to each learner reward, where ``s`` and ``s'`` are
@@ -221,6 +226,7 @@ class SelfPlayGames:
         shaping=None,
         shaping_gamma=1.0,
         seatings=None,
+        learner_sides=None,
     ):
         if seatings is not None and rotate_seats:
             raise ValueError("rotate_seats and seatings each choose the learner's seat; pass one")
@@ -239,6 +245,8 @@ class SelfPlayGames:
         _, self.side_seats, side_of_seat = np.unique(
             self.team_of_seat, return_index=True, return_inverse=True
         )
+        self.learner_sides = self._check_sides(learner_sides)
+        self.learner_seats = np.flatnonzero(np.isin(side_of_seat, self.learner_sides))
         self.seat_plans = None if seatings is None else self._seat_plans(seatings, side_of_seat)
         self.copy_seats = np.zeros((num_envs, self.num_seats), np.bool_)  # the learner's copies
         self.rng = np.random.default_rng(seed)
@@ -323,11 +331,29 @@ class SelfPlayGames:
                     f"{len(self.side_seats)} sides, entrant 0 at least once"
                 )
             ours = np.asarray(seating)[side_of_seat] == 0
-            for seat in np.flatnonzero(ours):
+            for seat in np.flatnonzero(ours & np.isin(side_of_seat, self.learner_sides)):
                 copies = ours.copy()
                 copies[seat] = False
                 plans.append([seat, *copies])
+        if not plans:
+            raise ValueError(
+                f"no seating gives entrant 0 a seat on the learner's sides {self.learner_sides}"
+            )
         return np.array(plans, np.int64)
+
+    def _check_sides(self, sides) -> np.ndarray:
+        """The learner's side indices (every side for None); a ValueError names the sides
+        there are unless ``sides`` is a non-empty set of them."""
+        count = len(self.side_seats)
+        if sides is None:
+            return np.arange(count)
+        chosen = sorted({int(side) for side in sides})
+        if not chosen or not all(0 <= side < count for side in chosen):
+            raise ValueError(
+                f"learner_sides {list(sides)}: give side indices 0 to {count - 1} "
+                f"(their seats: {self.game.side_seats(self.games.num_players)})"
+            )
+        return np.array(chosen, np.int64)
 
     def _check_pool(self, opponents):
         if self.seat_plans is not None and len(opponents) < 2:
@@ -344,9 +370,11 @@ class SelfPlayGames:
             self.copy_seats[which] = plan[:, 1:].astype(np.bool_)
         elif self.rotate_seats:
             order = self.episodes_started + np.arange(k)
-            self.learner_seat[which] = self.side_seats[order % len(self.side_seats)]
+            first_seats = self.side_seats[self.learner_sides]
+            self.learner_seat[which] = first_seats[order % len(first_seats)]
         else:
-            self.learner_seat[which] = self.rng.integers(self.num_seats, size=k)
+            seats = self.learner_seats
+            self.learner_seat[which] = seats[self.rng.integers(len(seats), size=k)]
         self.episodes_started += k
         self._draw_opponents(which)
 

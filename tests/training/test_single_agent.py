@@ -343,3 +343,30 @@ def test_arena_seating_bad_input_is_refused():
     with pytest.raises(ValueError, match="at least two opponents"):
         env.set_opponents([RandomOpponent(3)])
     assert env.opponents == pool
+
+
+@pytest.mark.parametrize("seating", ["random", "rotate", "arena"])
+@pytest.mark.parametrize("side, seats", [(0, {0}), (1, {1, 2, 3})])
+def test_learner_sides_keep_the_learner_to_one_side(side, seats, seating):
+    """A policy for one of How to Rob a Bank's sides learns from that side's decisions only,
+    whichever way the learner is seated."""
+    game = heist_envs.get_game("how_to_rob_a_bank")
+    pool = [RandomOpponent(1), RandomOpponent(2)]
+    kwargs = {"rotate": {"rotate_seats": True}, "arena": {"seatings": [(0, 1), (1, 0)]}}
+    env = SelfPlayVecEnv(game, 8, 4, pool, seed=3, learner_sides=[side], **kwargs.get(seating, {}))
+    env.reset()
+    seen, episodes = set(), 0
+    while episodes < 20:
+        seen |= set(env.learner_seat.tolist())
+        assert (env.team_of_seat[env.games.actors] == side).all()  # only its side's turns
+        masks = env.action_masks()
+        _, _, dones, _ = env.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+        episodes += int(dones.sum())
+    assert seen == (seats if seating != "rotate" else {min(seats)})
+
+
+def test_learner_sides_bad_input_is_refused():
+    game = heist_envs.get_game("how_to_rob_a_bank")
+    for sides in ([2], [], [-1]):
+        with pytest.raises(ValueError, match=r"give side indices 0 to 1 \(their seats: "):
+            SelfPlayVecEnv(game, 2, 4, learner_sides=sides)

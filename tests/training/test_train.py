@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
-from agents.ppo import PPOAgent, export_policy, shipped_policy  # noqa: E402
+from agents.ppo import PPOAgent, export_policy, load_policy, shipped_policy  # noqa: E402
 from experiments.train import arena_curve, evaluate  # noqa: E402
 from experiments.train import sb3 as train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
@@ -319,3 +319,75 @@ def test_arena_seating_needs_self_and_an_agent_in_every_pool(pool, tmp_path, cap
     err = capsys.readouterr().err
     assert f"--seating arena: the pool {pool} needs 'self' and at least one agent" in err
     assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def bank_side(tmp_path_factory):
+    """A tiny run that trains How to Rob a Bank's bank alone (``--side bank``)."""
+    out = tmp_path_factory.mktemp("bank")
+    args = ["--game", "how_to_rob_a_bank", "--side", "bank", "--timesteps", "600"]
+    args += ["--n-envs", "8", "--eval-every", "300", "--eval-games", "6", "--shaping", "0"]
+    train.main(args + ["--opponents", "random", "--out", str(out)])
+    return out / "final.zip"
+
+
+def test_a_side_is_trained_and_evaluated_alone(bank_side):
+    info = json.loads(bank_side.with_suffix(".json").read_text())
+    assert info["side"] == "bank"
+    assert list(info["win_rate_vs_heuristic"]["by_side"]) == ["bank"]  # scored as the bank only
+    checkpoint = sorted((bank_side.parent / "checkpoints").glob("*.json"))[0]
+    assert json.loads(checkpoint.read_text())["side"] == "bank"
+
+
+def test_each_side_plays_its_own_checkpoint(bank_side):
+    robbers = shipped_policy("how_to_rob_a_bank", 4)
+    agent = PPOAgent(robbers, "how_to_rob_a_bank", side_paths={"bank": bank_side})
+    env = heist_envs.make("how_to_rob_a_bank")
+    env.reset(seed=1)
+    seen = set()
+    for name in env.agent_iter(400):
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        policy = agent.policy_for(obs["observation"])
+        expected = agent.policies[0] if name == "bank" else agent.policies[1]
+        assert policy is expected
+        seen.add(name == "bank")
+        env.step(agent.act(obs["observation"], obs["action_mask"]))
+    assert seen == {True, False}
+    bank_weights = load_policy(bank_side).state_dict()
+    for key, tensor in agent.policies[0].state_dict().items():
+        assert torch.equal(tensor, bank_weights[key])  # the bank plays the bank checkpoint
+
+
+def test_a_side_checkpoint_refuses_the_other_side(bank_side, capsys):
+    with pytest.raises(GameRecordError, match="trained to play the bank only, not the robbers"):
+        PPOAgent(bank_side, "how_to_rob_a_bank")  # it would play the robbers too
+    with pytest.raises(ValueError, match="has no side vault; its sides: bank, robbers"):
+        PPOAgent(bank_side, "how_to_rob_a_bank", side_paths={"vault": bank_side})
+    with pytest.raises(ValueError, match="art_robbery has no side bank; its sides: none"):
+        PPOAgent(shipped_policy("art_robbery"), "art_robbery", side_paths={"bank": bank_side})
+    for game, side, message in [
+        ("how_to_rob_a_bank", "vault", "--side vault: how_to_rob_a_bank has the sides bank,"),
+        ("art_robbery", "bank", "--side bank: art_robbery has the sides none (every seat plays"),
+    ]:
+        with pytest.raises(SystemExit):
+            train.parse_args(["--game", game, "--side", side])
+        assert message in capsys.readouterr().err
+
+
+def test_side_metadata_is_checked(bank_side, tmp_path):
+    path = export_policy(bank_side, tmp_path / "bank")
+    meta = path.with_suffix(".json")
+    info = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**info, "side": "vault"}))
+    with pytest.raises(GameRecordError, match="'side' must be one of bank, robbers"):
+        PPOAgent(path, "how_to_rob_a_bank", side_paths={"bank": path})
+
+
+def test_a_side_plays_the_arena_and_its_curve(bank_side):
+    agent = evaluate.make_opponents(f"ppo:bank={bank_side}", "how_to_rob_a_bank", 0, 4)[0]
+    assert agent.name == f"ppo:bank={bank_side}"  # two policies: played per decision
+    rows = arena_curve.head_to_head(bank_side, "how_to_rob_a_bank", 4, "random", 4, seed=0)
+    assert [row["side"] for row in rows] == ["bank", "robber_yellow+robber_red+robber_green"]
