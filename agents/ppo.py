@@ -253,6 +253,16 @@ def shipped_policy(game_name, num_players=None) -> Path:
     return path
 
 
+def shipped_side_policies(game_name, num_players=None) -> dict[str, Path]:
+    """Side name -> the policy shipped for that side alone (``<policy>-<side>.zip`` beside
+    the shipped policy: ``how_to_rob_a_bank-bank.zip``), for the sides that have one; the
+    ``ppo`` agent plays them on their sides and the shipped policy on the others."""
+    path = shipped_policy(game_name, num_players)
+    sides = heist_envs.get_game(game_name).side_names
+    found = {side: path.with_name(f"{path.stem}-{side}.zip") for side in sides}
+    return {side: side_path for side, side_path in found.items() if side_path.exists()}
+
+
 def shipped_prior(game_name, num_players=None) -> Path:
     """The policy that guides ``ismcts:prior=shipped``: the shipped policy, or the file of its
     name in ``agents/policies/priors`` where one is there (the policy it replaced, which the
@@ -339,6 +349,9 @@ def make_ppo(game_name, seed=None, path=None, num_players=None, trusted=False, *
     """The shipped policy for the game, or the checkpoint at ``path``; ``num_players`` is the
     table's player count, checked against the counts the policy was trained for. In a game
     whose sides play different roles, ``SIDE=PATH`` parameters (``ppo:bank=FILE``) give a
-    side its own checkpoint (:class:`PPOAgent`)."""
-    path = path or shipped_policy(game_name, num_players)
+    side its own checkpoint (:class:`PPOAgent`); without ``path``, a side's shipped policy
+    (:func:`shipped_side_policies`) plays that side unless a parameter names another."""
+    if path is None:
+        path = shipped_policy(game_name, num_players)
+        side_paths = {**shipped_side_policies(game_name, num_players), **side_paths}
     return PPOAgent(path, game_name, num_players, trusted=trusted, side_paths=side_paths)

@@ -2,6 +2,8 @@
 
 python -m experiments.train.evaluate CHECKPOINT --game GAME --games 1000 --opponents heuristic
 
+A checkpoint trained for one side (``heist train --side``) is scored on that side only.
+
 The default opponents are the game's heuristic agent: a win rate against random players says
 little about a policy's strength.
 """
@@ -96,7 +98,7 @@ def make_opponents(spec, game_name, seed=0, num_players=None):
 
 
 def main(argv=None):
-    from agents.ppo import PPOAgent
+    from agents.ppo import check_checkpoint, load_policy
 
     parser = argparse.ArgumentParser(
         prog="python -m experiments.train.evaluate", description=__doc__.splitlines()[0]
@@ -111,12 +113,18 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="write the result here")
     args = parser.parse_args(argv)
+    game = heist_envs.get_game(args.game)
     try:
-        agent = PPOAgent(args.checkpoint, args.game, args.players)
-        opponents = make_opponents(args.opponents, args.game, args.seed, agent.num_players)
+        info, num_players = check_checkpoint(args.checkpoint, game.name, args.players)
+        policy = load_policy(args.checkpoint)
+        opponents = make_opponents(args.opponents, game.name, args.seed, num_players)
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
-    result = win_rate(agent.policy, args.game, agent.num_players, opponents, args.games, args.seed)
+    side = info.get("side")  # trained for this side alone
+    sides = [game.side_names.index(side)] if side else None
+    result = win_rate(
+        policy, game.name, num_players, opponents, args.games, args.seed, learner_sides=sides
+    )
     result["opponents"] = args.opponents
     print(
         f"{result['game']} ({result['num_players']}p) vs {args.opponents}: win rate "

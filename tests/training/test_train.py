@@ -228,6 +228,8 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
     shipped = sorted(ppo.POLICY_DIR.glob("*.zip"))
     assert {p.stem for p in shipped} >= set(heist_envs.game_names())
     for path in shipped:
+        if "-" in path.stem:  # a side's policy: test_a_sides_shipped_policy_plays_that_side
+            continue
         game, _, suffix = path.stem.rpartition("_")  # <game>_<n>p: trained for n players
         if game in heist_envs.game_names() and suffix[:-1].isdigit() and suffix.endswith("p"):
             players = int(suffix[:-1])
@@ -386,8 +388,40 @@ def test_side_metadata_is_checked(bank_side, tmp_path):
         PPOAgent(path, "how_to_rob_a_bank", side_paths={"bank": path})
 
 
+def test_a_side_checkpoint_is_evaluated_on_its_side(bank_side):
+    scored = evaluate.main([str(bank_side), "--game", "how_to_rob_a_bank", "--games", "6"])
+    assert list(scored["by_side"]) == ["bank"] and scored["games"] == 6
+
+
 def test_a_side_plays_the_arena_and_its_curve(bank_side):
     agent = evaluate.make_opponents(f"ppo:bank={bank_side}", "how_to_rob_a_bank", 0, 4)[0]
     assert agent.name == f"ppo:bank={bank_side}"  # two policies: played per decision
     rows = arena_curve.head_to_head(bank_side, "how_to_rob_a_bank", 4, "random", 4, seed=0)
     assert [row["side"] for row in rows] == ["bank", "robber_yellow+robber_red+robber_green"]
+
+
+def test_a_sides_shipped_policy_plays_that_side(bank_side, tmp_path, monkeypatch):
+    import shutil
+
+    from agents import ppo
+    from agents.registry import make_agent
+
+    for name in ("how_to_rob_a_bank.zip", "how_to_rob_a_bank.json"):
+        shutil.copy(ppo.POLICY_DIR / name, tmp_path / name)
+    both = load_policy(tmp_path / "how_to_rob_a_bank.zip").state_dict()
+    monkeypatch.setattr(ppo, "POLICY_DIR", tmp_path)
+    assert ppo.shipped_side_policies("how_to_rob_a_bank", 4) == {}
+    export_policy(bank_side, tmp_path / "how_to_rob_a_bank-bank")
+    side_file = tmp_path / "how_to_rob_a_bank-bank.zip"
+    assert ppo.shipped_side_policies("how_to_rob_a_bank", 4) == {"bank": side_file}
+    bank = load_policy(side_file).state_dict()
+
+    def plays(agent):
+        return [
+            all(torch.equal(t, weights[k]) for k, t in policy.state_dict().items())
+            for policy, weights in zip(agent.policies, (bank, both), strict=True)
+        ]
+
+    assert plays(make_agent("ppo", "how_to_rob_a_bank", num_players=4)) == [True, True]
+    path = str(tmp_path / "how_to_rob_a_bank.zip")  # a path given plays every side
+    assert plays(make_agent("ppo", "how_to_rob_a_bank", num_players=4, path=path)) == [False, True]
