@@ -278,6 +278,19 @@ def test_update_replaces_only_the_tables_it_plays(quick, tmp_path, capsys):
     assert read_csv(tmp_path / "leaderboard.csv")[1][-1]["players"] == "3"
 
 
+def test_an_updated_table_seats_the_full_runs_agents():
+    """A table updated alone lists the agents it leaves out (heuristic:weights=tuned, in a
+    game whose heuristic has no weights) as the full leaderboard does."""
+    from argparse import Namespace
+
+    from experiments.tools.leaderboard import TUNED_HEURISTIC, run_agents
+
+    args = Namespace(agents=None, games=["how_to_rob_a_bank"], update=True)
+    assert TUNED_HEURISTIC in run_agents(args, (100,))
+    assert TUNED_HEURISTIC not in run_agents(Namespace(**{**vars(args), "update": False}), (100,))
+    assert run_agents(Namespace(**{**vars(args), "agents": ["random"]}), (100,)) == ["random"]
+
+
 def test_update_needs_a_leaderboard_to_update(tmp_path, capsys):
     argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "--update"]
     status, text = run([*argv, "--out", str(tmp_path)], capsys)

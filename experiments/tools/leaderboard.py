@@ -78,6 +78,14 @@ def default_agents(simulations, game_names=()) -> list[str]:
     return [*BASE_AGENTS, *ismcts, *guided, *tuned, *others]
 
 
+def run_agents(args, simulations) -> list[str]:
+    """The agents a run seats: ``--agents``, else the defaults for its games, or with
+    ``--update`` for every game, so that an updated table lists the agents it leaves out as
+    the full run does."""
+    games = heist_envs.game_names() if args.update else args.games
+    return args.agents or default_agents(simulations, games)
+
+
 def default_counts(game, other_count=True) -> list[int]:
     """The game's default player count, and the one below it (above, at the minimum)."""
     default = game.default_players
@@ -472,7 +480,7 @@ def main(argv=None):
     simulations = size.simulations if args.simulations is None else args.simulations
     games = size.games if args.games_per_table is None else args.games_per_table
     try:
-        agents = args.agents or default_agents(simulations, args.games)
+        agents = run_agents(args, simulations)
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
         tables = plan(args.games, args.counts, agents, size.other_count)
