@@ -304,7 +304,7 @@ class PPOAgent:
             self.observer = game.layout["observer"]
         else:
             paths = [path]
-        self.policies = []
+        loaded = {}  # one network per file, whichever sides play it
         for side, side_path in zip(game.side_names or [None], paths, strict=True):
             info, _ = check_checkpoint(side_path, game_name, self.num_players)
             if info.get("side") not in (None, side):
@@ -312,16 +312,23 @@ class PPOAgent:
                     f"checkpoint {side_path} was trained to play the {info['side']} only, "
                     f"not the {side}; give it as ppo:{info['side']}={side_path}"
                 )
-            policy = load_policy(side_path, trusted)
-            if policy.observation_space.shape != (game.obs_size,):
+            if side_path not in loaded:
+                loaded[side_path] = load_policy(side_path, trusted)
+            if loaded[side_path].observation_space.shape != (game.obs_size,):
                 raise GameRecordError(f"checkpoint {side_path} expects another observation size")
-            self.policies.append(policy)
+        self.policies = [loaded[side_path] for side_path in paths]
         self.policy = self.policies[0]
         self.deterministic = deterministic
 
+    @property
+    def one_network(self) -> bool:
+        """Whether every side plays the same network (a batch of any seats' decisions can go
+        through it in one forward pass)."""
+        return all(policy is self.policy for policy in self.policies)
+
     def policy_for(self, observation):
         """The policy of the observing seat's side."""
-        if len(self.policies) == 1:
+        if self.one_network:
             return self.policy
         seat = int(np.argmax(observation[self.observer]))
         return self.policies[self.team_of_seat[seat]]

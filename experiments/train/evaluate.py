@@ -90,7 +90,7 @@ def make_opponents(spec, game_name, seed=0, num_players=None):
             compiled = compiled_heuristic(game_name, params.get("weights"), seed + k)
         if compiled is not None:
             opponents.append(compiled)
-        elif name == "ppo" and len(agent.policies) == 1:
+        elif name == "ppo" and agent.one_network:
             opponents.append(PolicyOpponent(agent.policy, agent.deterministic, text, seed + k))
         else:
             opponents.append(AgentOpponent(agent, text))

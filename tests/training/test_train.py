@@ -15,6 +15,7 @@ from agents.ppo import PPOAgent, export_policy, load_policy, shipped_policy  # n
 from experiments.train import arena_curve, evaluate  # noqa: E402
 from experiments.train import sb3 as train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
+from heist_envs.core.single_agent import PolicyOpponent  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -422,6 +423,10 @@ def test_a_sides_shipped_policy_plays_that_side(bank_side, tmp_path, monkeypatch
             for policy, weights in zip(agent.policies, (bank, both), strict=True)
         ]
 
-    assert plays(make_agent("ppo", "how_to_rob_a_bank", num_players=4)) == [True, True]
+    agent = make_agent("ppo", "how_to_rob_a_bank", num_players=4)
+    assert plays(agent) == [True, True] and not agent.one_network
     path = str(tmp_path / "how_to_rob_a_bank.zip")  # a path given plays every side
-    assert plays(make_agent("ppo", "how_to_rob_a_bank", num_players=4, path=path)) == [False, True]
+    agent = make_agent("ppo", "how_to_rob_a_bank", num_players=4, path=path)
+    assert plays(agent) == [False, True] and agent.one_network  # one network, loaded once
+    opponent = evaluate.make_opponents(f"ppo:path={path}", "how_to_rob_a_bank", 0, 4)[0]
+    assert isinstance(opponent, PolicyOpponent)  # one batched forward pass for every seat
