@@ -71,15 +71,8 @@ def test_pettingzoo_render(name, num_players):
     )
 
 
-# performance_benchmark runs 5 s a call: the default player count of each game in the default
-# suite, the other counts in the slow one (CI runs both).
-PERFORMANCE_COUNTS = [
-    pytest.param(name, n, marks=() if n == heist_envs.get_game(name).default_players else slow)
-    for name, n in GAME_COUNTS
-]
-
-
-@pytest.mark.parametrize(("name", "num_players"), PERFORMANCE_COUNTS)
+@slow  # performance_benchmark runs 5 s a call
+@pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)
 def test_pettingzoo_performance_benchmark(name, num_players, capsys):
     performance_benchmark(heist_envs.make(name, num_players=num_players))
     assert "turns per second" in capsys.readouterr().out

@@ -169,6 +169,7 @@ def test_forfeits_are_recorded_logged_and_rated(caplog):
     assert "forfeit: game 0, make_illegal" in result.table()
 
 
+@pytest.mark.slow  # worker processes that each compile the kernels on a cold cache
 def test_parallel_games_match_serial_ones_and_unpicklable_agents_run_here(caplog):
     factory = functools.partial(make_seeded_random, offset=1)
     entries = ["random", Entrant("shifted", factory)]

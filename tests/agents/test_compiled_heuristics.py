@@ -10,7 +10,8 @@ import heist_envs
 from agents.compiled import rng_state
 from agents.profiles import make_heuristic
 
-#: positions compared per game, over its player counts (the slow run: 10,000)
+#: positions compared per game, over its player counts: the tuned weights in the default suite,
+#: every game in the slow one (CI runs both)
 POSITIONS = 1_000
 SLOW_POSITIONS = 10_000
 #: the share of moves played at random instead of the heuristic's, to reach varied positions
@@ -55,11 +56,6 @@ def compare_on_positions(game_name, positions, weights=None, seed=0):
 
 
 GAMES = ["art_robbery", "how_to_rob_a_bank", "thiefs_market", "toits_de_paris"]
-
-
-@pytest.mark.parametrize("game_name", GAMES)
-def test_compiled_heuristic_decides_as_the_python_agent(game_name):
-    assert compare_on_positions(game_name, POSITIONS) >= POSITIONS
 
 
 @pytest.mark.parametrize(("game_name", "weights"), [("toits_de_paris", "tuned")])

@@ -10,6 +10,7 @@ from agents.ismcts import UNEXPANDED, ISMCTSAgent, Tree, child_of, compiled_sear
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB, SETUP_CORNER, SETUP_STREET
 
 
+@pytest.mark.slow  # compiles the search of every game (a minute and a half on a cold cache)
 @pytest.mark.parametrize("name", heist_envs.game_names())
 def test_ismcts_plays_legal_moves_in_every_game_and_player_count(name):
     game = heist_envs.get_game(name)

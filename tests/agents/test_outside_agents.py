@@ -228,6 +228,7 @@ def test_an_installed_agent_plays_in_worker_processes_and_gets_a_card(installed,
     assert not card.failures and card.ratings[1]["games"] == 3
 
 
+@pytest.mark.slow  # waits out eight kinds of failure, timeouts among them
 def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
     monkeypatch.setattr(arena, "BUILD_TIME_LIMIT", 1.0)
     failing = tmp_path / "failing.py"
@@ -346,6 +347,7 @@ def test_frozen_ratings_stay_and_anchor_the_others():
     assert anchored["random"]["sigma"] < 25 / 3
 
 
+@pytest.mark.slow  # waits out the time limit in worker processes
 def test_arena_time_limit_stops_a_hanging_agent(tmp_path, capsys):
     failing = tmp_path / "failing.py"
     failing.write_text(FAILING_FILE)
