@@ -108,10 +108,10 @@ def make_callback(args, env, pool, eval_log, out):
                 self.next_eval += args.eval_every
                 evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
                 checkpoint = out / "checkpoints" / f"step_{steps}.zip"
-                side = {"side": args.side} if args.side else {}
                 save_checkpoint(
-                    self.model, checkpoint, args.game, args.players, timesteps=steps, **side
-                )
+                    self.model, checkpoint, args.game, args.players, timesteps=steps,
+                    **side_metadata(args),
+                )  # fmt: skip
                 if args.arena_games:
                     score_head_to_head(args, checkpoint, steps, out / "arena_curve.csv")
             return True
@@ -120,6 +120,11 @@ def make_callback(args, env, pool, eval_log, out):
             pool.draw_opponents()
 
     return TrainingCallback()
+
+
+def side_metadata(args) -> dict:
+    """The checkpoint metadata of a one-side policy (``--side``): its side; none otherwise."""
+    return {"side": args.side} if args.side else {}
 
 
 def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
@@ -469,7 +474,6 @@ def main(argv=None):
     )
     shaping = {"shaping": args.shaping} if args.shaping else {}
     init = {"init": str(args.init)} if args.init else {}
-    side = {"side": args.side} if args.side else {}
     save_checkpoint(
         model,
         args.out / "final",
@@ -477,7 +481,7 @@ def main(argv=None):
         args.players,
         **shaping,
         **init,
-        **side,
+        **side_metadata(args),
         opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
         seed=args.seed,
         seating=args.seating,

@@ -370,3 +370,6 @@ def test_learner_sides_bad_input_is_refused():
     for sides in ([2], [], [-1]):
         with pytest.raises(ValueError, match=r"give side indices 0 to 1 \(their seats: "):
             SelfPlayVecEnv(game, 2, 4, learner_sides=sides)
+    pool = [RandomOpponent(1), RandomOpponent(2)]
+    with pytest.raises(ValueError, match=r"no seating gives entrant 0 a seat on the learner's"):
+        SelfPlayVecEnv(game, 2, 4, pool, seatings=[(0, 1)], learner_sides=[1])  # only the bank
