@@ -291,6 +291,27 @@ def test_an_updated_table_seats_the_full_runs_agents():
     assert run_agents(Namespace(**{**vars(args), "agents": ["random"]}), (100,)) == ["random"]
 
 
+def test_an_update_of_one_game_leaves_out_the_agents_that_cannot_play_it(
+    tmp_path, capsys, monkeypatch
+):
+    """`--update --games how_to_rob_a_bank`: the tuned heuristic (Les Toits de Paris's
+    weights) sits out with its reason instead of stopping the run."""
+    from experiments.tools import leaderboard
+
+    played = []
+    monkeypatch.setattr(leaderboard, "check_updatable", lambda out: None)
+    monkeypatch.setattr(leaderboard, "run", lambda tables, *args: played.extend(tables))
+    monkeypatch.setattr(leaderboard, "update", lambda tables, *args: [])
+    argv = ["leaderboard", "--games", "how_to_rob_a_bank", "--counts", "3", "--update"]
+    status, text = run([*argv, "--out", str(tmp_path), "--no-progress"], capsys)
+    assert status == 0, text
+    [table] = played
+    assert "has no weights" in table["left_out"][leaderboard.TUNED_HEURISTIC]
+    assert {"ppo", "heuristic", "random"} <= set(table["agents"])
+    status, text = run([*argv, "--agents", leaderboard.TUNED_HEURISTIC], capsys)
+    assert status == 2 and "cannot play how_to_rob_a_bank" in text  # named: an error
+
+
 def test_update_needs_a_leaderboard_to_update(tmp_path, capsys):
     argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "--update"]
     status, text = run([*argv, "--out", str(tmp_path)], capsys)

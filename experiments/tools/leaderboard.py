@@ -98,7 +98,7 @@ def default_counts(game, other_count=True) -> list[int]:
 # Choosing who plays where ----------------------------------------------------------------------
 
 
-def plan(game_names, counts, agents, other_count=True) -> list[dict]:
+def plan(game_names, counts, agents, other_count=True, named=True) -> list[dict]:
     """The tables to play: game, player count, the entrants that sit and those left out.
 
     ``counts`` are the player counts of every game; if empty, each game's
@@ -106,9 +106,10 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
 
     Bad input raises a ValueError before any game is played: an unknown game or agent, a
     player count the game does not allow, or an agent that cannot play any of the games at
-    any count (a missing checkpoint, an unknown parameter). An agent that plays only some
-    games or counts (a policy trained for one count, weights only one game's heuristic has)
-    sits out the other tables, with the reason.
+    any count (a missing checkpoint, an unknown parameter) when the user ``named`` the
+    agents. An agent that plays only some games or counts (a policy trained for one count,
+    weights only one game's heuristic has) sits out the other tables, with the reason, and so
+    does a default agent that plays none of them (an update of one game's tables).
     """
     games = {heist_envs.get_game(name).name: heist_envs.get_game(name) for name in game_names}
     entrants = [parse_entrant(text) for text in dict.fromkeys(agents)]
@@ -128,7 +129,7 @@ def plan(game_names, counts, agents, other_count=True) -> list[dict]:
                     "left_out": {label: why for label, why in reasons.items() if why},
                 }
             )
-    for entrant in entrants:
+    for entrant in entrants if named else ():
         if not any(entrant.label in table["agents"] for table in tables):
             if any(
                 builds(entrant, game, n) is None
@@ -483,7 +484,7 @@ def main(argv=None):
         agents = run_agents(args, simulations)
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
-        tables = plan(args.games, args.counts, agents, size.other_count)
+        tables = plan(args.games, args.counts, agents, size.other_count, bool(args.agents))
         out = args.out or size.out
         check_writable(out)
         if args.update:
