@@ -7,7 +7,11 @@ run searches that table with CMA-ES (the ``cma`` package): each candidate plays 
 table the other seats (default: the hand-set table, where the search also starts), in the
 compiled form (the game's rollout module's ``policy_action``, the same valuation read from
 the state); its fitness is its mean win share over the fair share, averaged over the counts,
-on seeds that every candidate of a generation shares. After each generation the mean of the
+on seeds that every candidate of a generation shares. ``--seating arena`` scores it at the
+arena's two-agent tables instead: the candidate holds the seats of one of two agents as
+:func:`agents.arena.schedule` seats them (two of four, A B A B), its win share per seat held;
+a table tuned against three copies of the hand-set one gives up part of its edge where a copy of
+itself sits opposite. After each generation the mean of the
 search distribution is scored the same way on one fixed set of seeds (the learning curve).
 Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped one, the default
 ``--out``, is ``weights=tuned``) and the curve as a PNG.
@@ -31,6 +35,7 @@ import numba as nb
 import numpy as np
 
 import heist_envs
+from agents.arena import schedule
 from agents.profiles import profile, weighted_games
 from heist_envs.core.game import RUNNING
 
@@ -92,24 +97,38 @@ def compiled_seat_returns(game_name):
     return seat_returns
 
 
-def relative_share(heuristic, candidate, opponents, num_players, games, seed) -> float:
-    """``candidate``'s mean return in one seat of ``games`` games (seats rotated) against
-    the ``opponents`` weights at the other seats, over the fair share (1: as strong as them)."""
-    game = heuristic.game
-    weights = np.tile(opponents, (num_players, 1))
-    total = 0.0
-    for k in range(games):
-        seat = k % num_players
-        weights[:] = opponents
-        weights[seat] = candidate
-        state = game.new_state(num_players, seed=seed + k)
-        total += heuristic.seat_returns(game.kernel_view(state), weights, seed + k)[seat]
-    return float(total / games * num_players)
-
-
-def fitness(heuristic, candidate, opponents, counts, games, seed) -> list[float]:
+def candidate_seats(seating, num_players) -> list[list[int]]:
+    """The seats the candidate holds in each game of a cycle: one seat in turn (``one``), or
+    the seats of entrant 0 of two as the arena seats them (``arena``: A B A B at 4 players)."""
+    if seating == "one":
+        return [[seat] for seat in range(num_players)]
     return [
-        relative_share(heuristic, candidate, opponents, n, games, seed + 10_000_000 * n)
+        [seat for seat, entrant in enumerate(lineup) if entrant == 0]
+        for lineup in schedule(2, num_players)
+    ]
+
+
+def relative_share(heuristic, candidate, opponents, num_players, games, seed, seating="one"):
+    """``candidate``'s mean return per seat it holds over ``games`` games (seatings cycled, see
+    :func:`candidate_seats`) against the ``opponents`` weights at the other seats, over the
+    fair share (1: as strong as them)."""
+    game = heuristic.game
+    cycle = candidate_seats(seating, num_players)
+    weights = np.tile(opponents, (num_players, 1))
+    total = held = 0.0
+    for k in range(games):
+        seats = cycle[k % len(cycle)]
+        weights[:] = opponents
+        weights[seats] = candidate
+        state = game.new_state(num_players, seed=seed + k)
+        total += heuristic.seat_returns(game.kernel_view(state), weights, seed + k)[seats].sum()
+        held += len(seats)
+    return float(total / held * num_players)
+
+
+def fitness(heuristic, candidate, opponents, counts, games, seed, seating="one") -> list[float]:
+    return [
+        relative_share(heuristic, candidate, opponents, n, games, seed + 10_000_000 * n, seating)
         for n in counts
     ]
 
@@ -159,6 +178,13 @@ def parse_args(argv):
         "tuned (the shipped table) or a file this command wrote",
     )
     parser.add_argument(
+        "--seating",
+        choices=["one", "arena"],
+        default="one",
+        help="the candidate's seats: one seat in turn against the opponents' table (default), "
+        "or the seats of one of two agents as the arena seats them (two of four, A B A B)",
+    )
+    parser.add_argument(
         "--out", type=Path, default=None, help="default: the shipped table (weights=tuned)"
     )
     parser.add_argument(
@@ -204,14 +230,22 @@ def search(args):
             [
                 -np.mean(
                     fitness(
-                        heuristic, opponents + x * scale, opponents, args.counts, args.games, seed
+                        heuristic,
+                        opponents + x * scale,
+                        opponents,
+                        args.counts,
+                        args.games,
+                        seed,
+                        args.seating,
                     )
                 )
                 for x in candidates
             ],
         )
         mean = opponents + es.mean * scale
-        share = fitness(heuristic, mean, opponents, args.counts, args.eval_games, EVAL_SEED)
+        share = fitness(
+            heuristic, mean, opponents, args.counts, args.eval_games, EVAL_SEED, args.seating
+        )
         curve.append({"generation": generation + 1, "share": share})
         print(
             f"generation {generation + 1}: "
@@ -233,6 +267,7 @@ def main(argv=None):
         "hand_set": heuristic.hand_set,
         "opponents": {"name": args.opponents, "weights": args.table},
         "counts": args.counts,
+        "seating": args.seating,
         "command": "python -m experiments.train.weights "
         + shlex.join(sys.argv[1:] if argv is None else argv),
         "wall_seconds": round(time.time() - start),

@@ -133,3 +133,25 @@ def test_bad_weights_are_refused_with_what_is_allowed(tmp_path):
         tune_heuristic.main(["--counts", "6"])
     with pytest.raises(SystemExit):
         tune_heuristic.main(["--opponents", str(truncated)])
+
+
+def test_the_arena_seating_gives_the_candidate_the_seats_of_one_of_two_arena_agents():
+    assert tune_heuristic.candidate_seats("arena", 4) == [[0, 2], [1, 3]]  # A B A B, B A B A
+    three = tune_heuristic.candidate_seats("arena", 3)
+    assert sorted(len(seats) for seats in three) == [1, 1, 1, 2, 2, 2]  # A B A and B A B
+    assert sorted(seat for seats in three for seat in seats) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert tune_heuristic.candidate_seats("one", 3) == [[0], [1], [2]]
+
+
+def test_a_tuning_run_at_the_arena_seating_scores_the_candidate_per_seat_held(tmp_path):
+    heuristic = tune_heuristic.WeightedHeuristic("toits_de_paris")
+    hand_set = heuristic.vector(WEIGHTS)
+    tuned = heuristic.vector(json.loads(TUNED_WEIGHTS.read_text())["weights"])
+    # the tuned table beats the hand-set one at the arena's table, two seats each
+    assert tune_heuristic.relative_share(heuristic, tuned, hand_set, 4, 2000, 0, "arena") > 1.03
+    assert tune_heuristic.relative_share(heuristic, hand_set, tuned, 4, 2000, 0, "arena") < 0.97
+    out = tmp_path / "tuned.json"
+    argv = ["--generations", "1", "--population", "4", "--games", "20", "--eval-games", "20"]
+    argv += ["--counts", "4", "--seating", "arena", "--out", str(out)]
+    tune_heuristic.main([*argv, "--curve", str(tmp_path / "curve.png")])
+    assert json.loads(out.read_text())["seating"] == "arena"
