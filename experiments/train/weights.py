@@ -10,9 +10,9 @@ the state); its fitness is its mean win share over the fair share, averaged over
 on seeds that every candidate of a generation shares. ``--seating arena`` scores it at the
 arena's two-agent tables instead: the candidate holds the seats of one of two agents as
 :func:`agents.arena.schedule` seats them (two of four, A B A B), its win share per seat held;
-a table tuned against three copies of the hand-set one gives up part of its edge where a copy of
-itself sits opposite. After each generation the mean of the
-search distribution is scored the same way on one fixed set of seeds (the learning curve).
+a table tuned against three copies of the hand-set one gives up part of its edge where a
+copy of itself sits opposite. After each generation the mean of the search distribution is
+scored the same way on one fixed set of seeds (the learning curve).
 Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped one, the default
 ``--out``, is ``weights=tuned``) and the curve as a PNG.
 
