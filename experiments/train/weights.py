@@ -35,7 +35,7 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from agents.arena import schedule
+from agents.arena import schedule, seat_entrants, side_seats
 from agents.profiles import profile, weighted_games
 from heist_envs.core.game import RUNNING
 
@@ -97,14 +97,15 @@ def compiled_seat_returns(game_name):
     return seat_returns
 
 
-def candidate_seats(seating, num_players) -> list[list[int]]:
+def candidate_seats(game, seating, num_players) -> list[list[int]]:
     """The seats the candidate holds in each game of a cycle: one seat in turn (``one``), or
     the seats of entrant 0 of two as the arena seats them (``arena``: A B A B at 4 players)."""
     if seating == "one":
         return [[seat] for seat in range(num_players)]
+    sides = side_seats(game, num_players)
     return [
-        [seat for seat, entrant in enumerate(lineup) if entrant == 0]
-        for lineup in schedule(2, num_players)
+        [seat for seat, entrant in enumerate(seat_entrants(sides, lineup)) if entrant == 0]
+        for lineup in schedule(2, len(sides))
     ]
 
 
@@ -113,7 +114,7 @@ def relative_share(heuristic, candidate, opponents, num_players, games, seed, se
     :func:`candidate_seats`) against the ``opponents`` weights at the other seats, over the
     fair share (1: as strong as them)."""
     game = heuristic.game
-    cycle = candidate_seats(seating, num_players)
+    cycle = candidate_seats(game, seating, num_players)
     weights = np.tile(opponents, (num_players, 1))
     total = held = 0.0
     for k in range(games):

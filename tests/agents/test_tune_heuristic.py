@@ -136,11 +136,11 @@ def test_bad_weights_are_refused_with_what_is_allowed(tmp_path):
 
 
 def test_the_arena_seating_gives_the_candidate_the_seats_of_one_of_two_arena_agents():
-    assert tune_heuristic.candidate_seats("arena", 4) == [[0, 2], [1, 3]]  # A B A B, B A B A
-    three = tune_heuristic.candidate_seats("arena", 3)
+    assert tune_heuristic.candidate_seats(GAME, "arena", 4) == [[0, 2], [1, 3]]  # A B A B, B A B A
+    three = tune_heuristic.candidate_seats(GAME, "arena", 3)
     assert sorted(len(seats) for seats in three) == [1, 1, 1, 2, 2, 2]  # A B A and B A B
     assert sorted(seat for seats in three for seat in seats) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
-    assert tune_heuristic.candidate_seats("one", 3) == [[0], [1], [2]]
+    assert tune_heuristic.candidate_seats(GAME, "one", 3) == [[0], [1], [2]]
 
 
 def test_a_tuning_run_at_the_arena_seating_scores_the_candidate_per_seat_held(tmp_path):
