@@ -152,6 +152,50 @@ def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path)
     page.wait_for_selector('#board[data-step="0"][data-seat="1"]')
 
 
+def slow_fetches(page, path_part, delays_ms):
+    """Reload the page with its requests to URLs holding ``path_part`` held back: the k-th
+    by ``delays_ms[k]`` (the last delay for the rest), as a busy server answers."""
+    page.add_init_script(
+        f"""(() => {{
+            const realFetch = window.fetch, delays = {json.dumps(delays_ms)};
+            let calls = 0;
+            window.fetch = async (url, options) => {{
+                if (String(url).includes({json.dumps(path_part)})) {{
+                    const wait = delays[Math.min(calls++, delays.length - 1)];
+                    await new Promise((resolve) => setTimeout(resolve, wait));
+                }}
+                return realFetch(url, options);
+            }};
+        }})()"""
+    )
+    page.reload()
+
+
+def test_the_page_answers_clicks_made_before_the_server_sent_its_setup(page, tmp_path):
+    slow_fetches(page, "/api/setup", [1000])
+    page.click("#show-replay")  # at once: the setup is still on its way
+    page.set_input_files("#record-file", str(saved_record(tmp_path)))
+    page.click("#load-record")
+    page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
+
+
+def test_quick_clicks_through_a_replay_land_on_the_last_position_asked_for(page, tmp_path):
+    """Three clicks on ▶ faster than the server answers go three moves on, and a slow answer
+    for an earlier position does not replace the one asked for last."""
+    path = saved_record(tmp_path)
+    slow_fetches(page, "/view?", [0, 600, 400, 200, 0])  # the answers come back last first
+    page.click("#show-replay")
+    page.set_input_files("#record-file", str(path))
+    page.click("#load-record")
+    page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
+    for _ in range(3):
+        page.click("#forward")
+    page.wait_for_selector('#board[data-step="3"]')
+    page.wait_for_timeout(1000)  # every answer is in
+    assert step_of(page) == "3"
+    assert page.text_content("#step-label") == "move 3 of 40"
+
+
 def test_bad_records_and_moves_get_a_message_and_change_nothing(page, tmp_path):
     page.click("#show-replay")
     page.fill("#record-text", "{not json")

@@ -13,6 +13,7 @@ const ui = {
   paused: false,
   timer: null,
   busy: false,
+  views: 0, // views asked for so far: an answer to an older request is not drawn
 };
 
 async function api(path, options = {}) {
@@ -86,7 +87,7 @@ async function startGame(event) {
 async function loadRecord(event) {
   event.preventDefault();
   const file = $("record-file").files[0];
-  const limit = ui.setup.max_record_bytes;
+  const limit = (await setupLoaded).max_record_bytes;
   if (file && file.size > limit) return say(`This record is larger than the limit of ${limit} bytes.`);
   const text = file ? await file.text() : $("record-text").value;
   if (new Blob([text]).size > limit) return say(`This record is larger than the limit of ${limit} bytes.`);
@@ -141,13 +142,15 @@ async function fetchView() {
 async function update() {
   clearTimeout(ui.timer);
   if (!ui.table) return;
+  const request = ++ui.views;
   let view;
   try {
     view = await fetchView();
   } catch (e) {
-    say(e.message);
+    if (request === ui.views) say(e.message);
     return;
   }
+  if (request !== ui.views) return; // a later position was asked for meanwhile
   ui.view = view;
   ui.seat = view.seat;
   draw(view);
@@ -194,6 +197,9 @@ async function playAction(action) {
   }
   await update();
 }
+
+// The position last asked for: a click counts from it, not from the view still on its way.
+const askedStep = () => ui.step ?? ui.view?.steps ?? 0;
 
 function goTo(step) {
   if (!ui.view) return;
@@ -269,10 +275,10 @@ function outcomeHtml(view) {
 
 // Wiring -------------------------------------------------------------------------------------
 
+// Asked for at once; the controls are wired before it comes, so no early click is lost.
+const setupLoaded = api("/api/setup");
+
 async function init() {
-  ui.setup = await api("/api/setup");
-  $("game").innerHTML = ui.setup.games.map((g) => `<option value="${g.name}">${escapeHtml(g.title)}</option>`).join("");
-  fillSetup();
   $("game").onchange = fillSetup;
   $("num-players").onchange = fillSeats;
   $("new-form").onsubmit = startGame;
@@ -281,9 +287,9 @@ async function init() {
   $("show-replay").onclick = () => { $("replay").hidden = false; $("new-game").hidden = true; };
   $("tables").onchange = () => $("tables").value && openTable($("tables").value);
   $("first").onclick = () => goTo(0);
-  $("back").onclick = () => goTo(ui.view.step - 1);
-  $("forward").onclick = () => goTo(ui.view.step + 1);
-  $("latest").onclick = () => goTo(ui.view.steps);
+  $("back").onclick = () => goTo(askedStep() - 1);
+  $("forward").onclick = () => goTo(askedStep() + 1);
+  $("latest").onclick = () => goTo(ui.view?.steps ?? 0);
   $("slider").oninput = () => goTo(Number($("slider").value));
   $("pause").onclick = () => { ui.paused = !ui.paused; update(); };
   $("step-once").onclick = () => { ui.paused = true; if (ui.view && agentMoves(ui.view)) advance(); else update(); };
@@ -294,6 +300,9 @@ async function init() {
     const button = event.target.closest("button.legal");
     if (button) playAction(Number(button.dataset.action));
   };
+  ui.setup = await setupLoaded;
+  $("game").innerHTML = ui.setup.games.map((g) => `<option value="${g.name}">${escapeHtml(g.title)}</option>`).join("");
+  fillSetup();
   const tables = await refreshTables();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
   if (wanted && tables.some((t) => t.id === wanted)) openTable(wanted);
