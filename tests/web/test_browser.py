@@ -224,6 +224,18 @@ def test_bad_records_and_moves_get_a_message_and_change_nothing(page, tmp_path):
     assert page.locator("#actions button.legal").count() > 0
 
 
+def settled_step(page, quiet_ms=1000, tries=20) -> int:
+    """The position shown once it has stayed the same for ``quiet_ms``: a move under way may
+    land however slow the server is, but the board must come to rest."""
+    step = step_of(page)
+    for _ in range(tries):
+        page.wait_for_timeout(quiet_ms)
+        if step_of(page) == step:
+            return int(step)
+        step = step_of(page)
+    raise AssertionError(f"the board kept moving for {tries * quiet_ms} ms after the pause")
+
+
 def test_watch_agents_with_pause_and_step(page):
     start_game(page, "how_to_rob_a_bank", 2, ["random", "heuristic", "heuristic"], seed=2)
     assert page.locator("#board .bank-grid .room").count() == 9
@@ -231,10 +243,7 @@ def test_watch_agents_with_pause_and_step(page):
     assert page.locator("#board .piece.guard").count() == 2
     page.wait_for_function("Number(document.getElementById('board').dataset.step) >= 5")
     page.click("#pause")
-    page.wait_for_timeout(500)  # a move under way lands, then nothing moves
-    paused_at = int(step_of(page))
-    page.wait_for_timeout(500)
-    assert int(step_of(page)) == paused_at
+    paused_at = settled_step(page)  # a move under way lands, then nothing moves
     page.click("#step-once")
     page.wait_for_selector(f'#board[data-step="{paused_at + 1}"]')
     page.wait_for_timeout(500)
