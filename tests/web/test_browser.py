@@ -230,9 +230,10 @@ def settled_step(page, quiet_ms=1000, tries=20) -> int:
     step = step_of(page)
     for _ in range(tries):
         page.wait_for_timeout(quiet_ms)
-        if step_of(page) == step:
+        now = step_of(page)
+        if now == step:
             return int(step)
-        step = step_of(page)
+        step = now
     raise AssertionError(f"the board kept moving for {tries * quiet_ms} ms after the pause")
 
 
