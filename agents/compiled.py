@@ -24,6 +24,7 @@ from .profiles import profile
 __all__ = [
     "RNG_WORDS",
     "best_with_ties_at_random",
+    "best_actions",
     "compiled_heuristic",
     "next_double",
     "next_uint64",
@@ -54,3 +55,40 @@ def compiled_heuristic(game_name, weights=None, seed=0) -> CompiledOpponent | No
         return None
     label = "heuristic" if weights is None else f"heuristic:weights={weights}"
     return CompiledOpponent(module.act, module.params(weights), name=label, seed=seed)
+
+
+_LABELLERS = {}
+
+
+def best_actions(game_name, weights=None):
+    """A function ``label(obs, masks) -> bool[n, num_actions]`` that marks, for each row of a
+    batch of observations and masks, every legal action the game's compiled heuristic scores
+    best (its ties, of which the agent plays one at random), in one compiled loop; or None
+    where the game has no compiled heuristic. Imitation learning labels decisions with it at
+    engine speed (the Python agent's ``action_scores`` label about 5,000 a second)."""
+    module = profile(game_name.removesuffix("_v0")).compiled
+    if module is None:
+        return None
+    params = module.params(weights)
+    if module.scores not in _LABELLERS:
+        _LABELLERS[module.scores] = _build_labeller(module.scores)
+    loop = _LABELLERS[module.scores]
+
+    def label(obs, masks):
+        best = np.zeros(masks.shape, np.bool_)
+        loop(np.ascontiguousarray(obs), np.ascontiguousarray(masks, np.int8), params, best)
+        return best
+
+    return label
+
+
+def _build_labeller(scores):
+    @nb.njit
+    def label_rows(obs, masks, params, best):
+        for i in range(len(obs)):
+            legal, values = scores(obs[i], masks[i], params)
+            top = values.max()
+            for k in range(len(legal)):
+                best[i, legal[k]] = values[k] >= top - _TIE_NOISE
+
+    return label_rows

@@ -14,8 +14,9 @@ module, gets the default written beside it.
   ``weights=``. Default: no heuristic (:func:`make_heuristic` refuses the game).
 - ``compiled.py``: the heuristic as a compiled policy for the batched engine (see
   :mod:`agents.compiled`), making the Python agent's decisions, ties included:
-  ``act(obs, mask, params, rng) -> int`` and ``params(weights=None)``, the parameter vector
-  (the weights, or empty). Default: none.
+  ``scores(obs, mask, params) -> (legal, scores)`` (the legal actions and the heuristic's
+  score of each), ``act(obs, mask, params, rng) -> int`` (the best, ties broken with ``rng``)
+  and ``params(weights=None)``, the parameter vector (the weights, or empty). Default: none.
 - ``rollout.py``: ISMCTS's compiled rollout policy. A search samples a full world, so it may
   read the whole kernel state:
 

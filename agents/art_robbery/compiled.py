@@ -173,22 +173,30 @@ def card_value(v, card):
 
 
 @nb.njit(cache=True)
-def act(obs, mask, params, rng):
-    """The heuristic's action for one seat's observation and action mask."""
+def scores(obs, mask, params):
+    """The legal actions of one seat's observation and action mask and the heuristic's score
+    of each (it plays the best, ties broken at random)."""
     legal = np.flatnonzero(mask)
     phase = np.argmax(obs[_PHASE:_PHASE_STOP])
     v = view(obs)
-    scores = np.zeros(len(legal))
+    values = np.zeros(len(legal))
     if phase == PLAY:
         for k in range(len(legal)):
-            scores[k] = card_value(v, legal[k]) - KEEP_VALUE[legal[k]]
+            values[k] = card_value(v, legal[k]) - KEEP_VALUE[legal[k]]
     elif phase == TOKEN:
         for k in range(len(legal)):
-            scores[k] = take_value(v, legal[k] - TAKE_SLOT_0)
+            values[k] = take_value(v, legal[k] - TAKE_SLOT_0)
     elif phase == DOG:
         slot = np.argmax(obs[_PENDING:_PENDING_STOP])
         give_dog = token_value(v, slot) >= dog_value(v) + 1.0
         chosen = GIVE_DOG if give_dog else GIVE_TOKEN
         for k in range(len(legal)):
-            scores[k] = 1.0 if legal[k] == chosen else 0.0
-    return best_with_ties_at_random(legal, scores, rng)
+            values[k] = 1.0 if legal[k] == chosen else 0.0
+    return legal, values
+
+
+@nb.njit(cache=True)
+def act(obs, mask, params, rng):
+    """The heuristic's action for one seat's observation and action mask."""
+    legal, values = scores(obs, mask, params)
+    return best_with_ties_at_random(legal, values, rng)

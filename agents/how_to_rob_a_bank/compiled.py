@@ -637,11 +637,19 @@ def action_scores(v, legal):
 
 
 @nb.njit(cache=True)
+def scores(obs, mask, params):
+    """The legal actions of one seat's observation and mask and the strategy's score of each
+    (``params``: :func:`params`, empty)."""
+    legal = np.flatnonzero(mask)
+    return legal, action_scores(decode_view(obs), legal)
+
+
+@nb.njit(cache=True)
 def act(obs, mask, params, rng):
     """The heuristic's action for one seat: ``HeuristicAgent.act`` with ``rng`` for its
     generator (``params``: :func:`params`, empty)."""
-    legal = np.flatnonzero(mask)
-    return best_with_ties_at_random(legal, action_scores(decode_view(obs), legal), rng)
+    legal, values = scores(obs, mask, params)
+    return best_with_ties_at_random(legal, values, rng)
 
 
 def params(weights=None) -> np.ndarray:

@@ -86,35 +86,43 @@ def params(weights=None) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def act(obs, mask, params, rng):
-    """The heuristic's action for one seat's observation and mask (``params`` is unused)."""
+def scores(obs, mask, params):
+    """The legal actions of one seat's observation and mask and the heuristic's score of each
+    (it plays the best, ties broken at random; ``params`` is unused)."""
     legal = np.flatnonzero(mask)
-    scores = np.empty(len(legal))
+    values = np.empty(len(legal))
     stage = np.argmax(obs[_STAGE:_STAGE_END])
     pile = obs[_PILE : _PILE + C.NUM_FACES].astype(np.int64)
     if stage in (D_CHOOSE, D_TAKING):
-        values = _face_values(obs, pile, _card_values(obs))
+        faces = _face_values(obs, pile, _card_values(obs))
         for k in range(len(legal)):
-            scores[k] = _divide_value(obs, values, legal[k])
+            values[k] = _divide_value(obs, faces, legal[k])
     elif stage == D_RETURNING:
-        values = _face_values(obs, pile, _card_values(obs))
+        faces = _face_values(obs, pile, _card_values(obs))
         for k in range(len(legal)):
-            scores[k] = _return_value(obs, values, legal[k])
+            values[k] = _return_value(obs, faces, legal[k])
     elif stage == P_MAIN:
         cards = _card_values(obs)
         now = _best_buy(obs, cards, pile)
         for k in range(len(legal)):
-            scores[k] = _purchase_value(obs, cards, pile, now, legal[k])
+            values[k] = _purchase_value(obs, cards, pile, now, legal[k])
     elif stage == P_WAIVE:
         for k in range(len(legal)):
-            scores[k] = _waive_value(obs, pile, legal[k] - A.WAIVE_0)
+            values[k] = _waive_value(obs, pile, legal[k] - A.WAIVE_0)
     elif stage == P_PAY:
         for k in range(len(legal)):
-            scores[k] = 1.0 if legal[k] == A.PAY_DIE else 0.0
+            values[k] = 1.0 if legal[k] == A.PAY_DIE else 0.0
     else:
         for k in range(len(legal)):
-            scores[k] = 1.0 if legal[k] == A.LAA_SKIP else 0.0
-    return best_with_ties_at_random(legal, scores, rng)
+            values[k] = 1.0 if legal[k] == A.LAA_SKIP else 0.0
+    return legal, values
+
+
+@nb.njit(cache=True)
+def act(obs, mask, params, rng):
+    """The heuristic's action for one seat's observation and mask (``params`` is unused)."""
+    legal, values = scores(obs, mask, params)
+    return best_with_ties_at_random(legal, values, rng)
 
 
 # --- the observation decoded ---------------------------------------------------------------

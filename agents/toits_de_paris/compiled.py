@@ -60,7 +60,7 @@ def params(weights=None) -> np.ndarray:
 @nb.njit(cache=True)
 def act(obs, mask, params, rng):
     """The heuristic's move: the legal action of highest value, ties broken with ``rng``."""
-    legal, values = _move_values(obs, mask, params)
+    legal, values = scores(obs, mask, params)
     return best_with_ties_at_random(legal, values, rng)
 
 
@@ -114,7 +114,7 @@ def _arrow_odds(obs):
 
 
 @nb.njit(cache=True)
-def _move_values(obs, mask, params):
+def scores(obs, mask, params):
     """The legal moves and what each is worth to the agent (HeuristicAgent.move_values)."""
     legal = np.flatnonzero(mask)
     values = np.zeros(len(legal))

@@ -89,3 +89,29 @@ def test_toits_de_paris_weights_become_params_in_the_heuristic_s_order():
     assert compiled.params("tuned").tolist() == [tuned[name] for name in compiled.WEIGHT_NAMES]
     with pytest.raises(ValueError, match="unknown heuristic weight"):
         compiled.params({"no_such_weight": 1.0})
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_batch_labels_mark_every_move_the_heuristic_may_play(game_name):
+    # imitation learning labels decisions with best_actions: the heuristic's ties, all of them
+    from agents.compiled import best_actions
+    from heist_envs.core.vector import VectorGames
+
+    game = heist_envs.get_game(game_name)
+    compiled = importlib.import_module(f"agents.{game_name}.compiled")
+    games = VectorGames(game, 16, game.max_players)
+    games.reset(seed=4)
+    label = best_actions(game_name)
+    ties = 0
+    for step in range(60):
+        best = label(games.obs, games.masks)
+        assert (best <= games.masks.astype(bool)).all() and best.any(axis=1).all()
+        for i in range(len(best)):
+            chosen = {
+                int(compiled.act(games.obs[i], games.masks[i], compiled.params(), rng_state(s)))
+                for s in range(12)
+            }
+            assert chosen <= set(np.flatnonzero(best[i]).tolist())
+            ties += best[i].sum() > 1
+        games.step(games.random_actions(step))
+    assert ties > 0  # the positions include ties, so the labels hold more than one move
