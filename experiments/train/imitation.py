@@ -28,15 +28,19 @@ soft labels, the cross-entropy of the visit shares), with Adam, warm-started fro
 iteration. Decisions with one legal action are played but not stored. The value head stays
 untrained; a later PPO fine-tune would have to fit it. ``--opponents heuristic`` seats the
 heuristic (unlabelled) at the other seats, the tables a policy meets when it is scored against
-the heuristic; ``--workers`` collects and labels games in several processes, which a search
-teacher needs (it labels ~150 decisions a second a core). After each iteration the student
-plays ``--eval-games`` seat-rotated games against ``--eval-opponents`` (default: the
-heuristic), the learning curve.
+the heuristic; ``--side`` (How to Rob a Bank: ``bank`` or ``robbers``) has the student play,
+and be scored on, that side's seats alone, for a policy of that side
+(``<policy>-<side>.zip``, as the ``ppo`` agent's side policies are shipped); ``--workers``
+collects and labels games in several processes, which a search teacher needs (it labels ~150
+decisions a second a core). After each iteration the student plays ``--eval-games``
+seat-rotated games against ``--eval-opponents`` (default: the heuristic), the learning curve.
 
 The data, not the fit, limits the student: a plain MLP on the one-hot observation matches
 93% of its training decisions but fewer of the new ones its own play reaches, so the defaults
 use many games per iteration (docs/training/research_log.md has the runs behind them).
-Labelling costs about 0.2 ms a decision with a Python heuristic teacher.
+The heuristic labels a batch of decisions in one call of its compiled twin
+(:func:`agents.compiled.best_actions`, the same labels): on How to Rob a Bank's robbers'
+decisions about 108,000 a second against the Python agent's 1,800, so data is cheap.
 
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
 win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
@@ -56,11 +60,12 @@ import numpy as np
 
 import heist_envs
 from agents.base import InfoSet
+from agents.compiled import best_actions
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from agents.profiles import make_heuristic, profile
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
-from experiments.train.sb3 import check_init, maskable_ppo
+from experiments.train.sb3 import check_init, learner_sides, maskable_ppo
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
@@ -81,9 +86,18 @@ class Teacher:
         self.agent = parse_entrant(spec).build(self.game.name, seed, num_players)
         scores = profile(self.game.name).training.teacher_scores
         self.scores = scores if spec == "heuristic" else None
+        # The same labels from the compiled heuristic, a batch at a time.
+        self.compiled = best_actions(self.game.name) if self.scores is not None else None
         if soft and not hasattr(self.agent, "visit_counts"):
             raise ValueError(f"soft labels need a search teacher (ismcts:...), not {spec!r}")
         self.soft = soft
+
+    def best_rows(self, obs, masks, info_sets) -> np.ndarray:
+        """:meth:`best` of each row of ``obs`` and ``masks`` (``info_sets(k)``: row k's
+        information set), in one compiled call where the compiled heuristic labels."""
+        if self.compiled is not None:
+            return self.compiled(obs, masks)
+        return np.stack([self.best(obs[k], masks[k], info_sets(k)) for k in range(len(obs))])
 
     def best(self, obs, mask, info_set) -> np.ndarray:
         """A bool row over the actions: the ones the teacher ranks best (one or tied); with
@@ -133,9 +147,11 @@ def collect(
     num_envs=64,
     seed=0,
     opponents="random",
+    sides=None,
 ):
     """Play ``games`` games (and finish none beyond them), one learner side per game, the
-    sides in turn, the other seats played by ``opponents``: ``"random"``, ``"heuristic"``
+    sides in turn (or the ``sides`` listed: side indices), the other seats played by
+    ``opponents``: ``"random"``, ``"heuristic"``
     (the game's heuristic, not labelled) or ``"teacher"`` (its move, and each such decision
     with a choice is labelled too); every learner decision with a choice is labelled by
     ``teacher`` (:meth:`Teacher.best`). The learner plays the teacher's move (a random one of
@@ -145,7 +161,9 @@ def collect(
     Returns ``(obs, masks, best, outcomes)``: the labelled decisions and, per side index,
     the learner's rewards in the games that ended.
     """
-    run = LabelledGames(game, num_players, teacher, student, beta, games, num_envs, seed, opponents)
+    run = LabelledGames(
+        game, num_players, teacher, student, beta, games, num_envs, seed, opponents, sides
+    )
     while run.active.any():
         run.step()
     return run.result()
@@ -154,7 +172,9 @@ def collect(
 class LabelledGames:
     """The games :func:`collect` plays (its arguments), one step of every game at a time."""
 
-    def __init__(self, game, num_players, teacher, student, beta, games, num_envs, seed, opponents):
+    def __init__(
+        self, game, num_players, teacher, student, beta, games, num_envs, seed, opponents, sides
+    ):
         self.game, self.teacher, self.beta, self.games = game, teacher, beta, games
         self.opponents = opponents
         self.rng = np.random.default_rng(seed)
@@ -162,7 +182,8 @@ class LabelledGames:
         self.vg.reset(seed=seed)
         self.team_of_seat = np.array(game.teams(self.vg.num_players), np.int64)
         self.side_team = np.unique(self.team_of_seat)
-        self.learner_side = np.arange(num_envs) % len(self.side_team)
+        self.sides = np.arange(len(self.side_team)) if sides is None else np.asarray(sides)
+        self.learner_side = self.sides[np.arange(num_envs) % len(self.sides)]
         self.started = num_envs
         self.policy = PolicyOpponent(student, deterministic=True) if student is not None else None
         self.noise = RandomOpponent(seed)
@@ -170,18 +191,25 @@ class LabelledGames:
             AgentOpponent(make_heuristic(game.name, seed)) if opponents == "heuristic" else None
         )
         self.obs_out, self.mask_out, self.best_out = [], [], []
-        self.outcomes = {k: [] for k in range(len(self.side_team))}
+        self.outcomes = {int(k): [] for k in self.sides}
         self.active = np.ones(num_envs, np.bool_)
 
-    def label(self, i, mask):
-        """The teacher's best actions for game ``i``'s decision, stored when it has a choice."""
+    def label(self, rows, masks):
+        """The teacher's best actions for the decisions of games ``rows`` (a row each), those
+        with a choice stored."""
         vg = self.vg
-        info_set = InfoSet(self.game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
-        best = self.teacher.best(vg.obs[i], mask, info_set)
-        if mask.sum() > 1:
-            self.obs_out.append(vg.obs[i].copy())
-            self.mask_out.append(mask.astype(np.bool_))
-            self.best_out.append(best)
+        if not len(rows):
+            return []
+
+        def info_set(k):
+            i = rows[k]
+            return InfoSet(self.game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
+
+        best = self.teacher.best_rows(vg.obs[rows], masks[rows], info_set)
+        choice = masks[rows].sum(axis=1) > 1
+        self.obs_out.append(vg.obs[rows[choice]].copy())
+        self.mask_out.append(masks[rows[choice]].astype(np.bool_))
+        self.best_out.append(best[choice])
         return best
 
     def step(self):
@@ -199,8 +227,7 @@ class LabelledGames:
         """Set the moves of the other seats: the teacher's (labelled), the heuristic's, or
         the random ones already in ``actions``."""
         if self.opponents == "teacher":
-            for i in others:
-                best = self.label(i, masks[i])
+            for i, best in zip(others, self.label(others, masks), strict=True):
                 actions[i] = self.rng.choice(np.flatnonzero(best == best.max()))
         elif self.heuristic is not None and len(others):
             actions[others] = self.heuristic.act_batch(self.vg.obs[others], masks[others])
@@ -217,11 +244,9 @@ class LabelledGames:
             actions[student_rows] = self.policy.act_batch(
                 self.vg.obs[student_rows], masks[student_rows]
             )
-        for j, i in enumerate(rows):
-            if not choice[j]:
-                continue
-            best = self.label(i, masks[i])
-            if teach[j] or self.policy is None:
+        labelled = self.label(rows[choice], masks)
+        for i, best, taught in zip(rows[choice], labelled, teach[choice], strict=True):
+            if taught or self.policy is None:
                 actions[i] = self.rng.choice(np.flatnonzero(best == best.max()))
 
     def end_games(self):
@@ -233,18 +258,17 @@ class LabelledGames:
             seat = int(np.flatnonzero(self.team_of_seat == self.side_team[side])[0])
             self.outcomes[int(side)].append(float(vg.rewards[i, seat]))
             if self.started < self.games:
-                self.learner_side[i] = self.started % len(self.side_team)
+                self.learner_side[i] = self.sides[self.started % len(self.sides)]
                 self.started += 1
             else:
                 self.active[i] = False
 
     def result(self):
         """``(obs, masks, best, outcomes)``, as :func:`collect` returns them."""
-        if not self.obs_out:
-            empty = Dataset(self.game, self.teacher.soft)
-            return empty.obs, empty.masks, empty.best, self.outcomes
-        stacked = (np.stack(self.obs_out), np.stack(self.mask_out), np.stack(self.best_out))
-        return (*stacked, self.outcomes)
+        empty = Dataset(self.game, self.teacher.soft)
+        stored = (self.obs_out, self.mask_out, self.best_out)
+        parts = zip((empty.obs, empty.masks, empty.best), stored, strict=True)
+        return (*(np.concatenate([first, *rest]) for first, rest in parts), self.outcomes)
 
 
 def imitation_loss(logits, best):
@@ -396,6 +420,12 @@ def parse_args(argv):
         default="heuristic",
         help="comma-separated agents the student is scored against after each iteration",
     )
+    parser.add_argument(
+        "--side",
+        default=None,
+        help="in a game whose sides play different roles (How to Rob a Bank: bank, robbers), "
+        "imitate this side alone: the student plays and is scored on its seats only",
+    )
     parser.add_argument("--eval-games", type=int, default=200, help="per iteration")
     parser.add_argument("--num-envs", type=int, default=64, help="games played at once")
     parser.add_argument(
@@ -413,6 +443,7 @@ def parse_args(argv):
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
+        args.learner_sides = learner_sides(game, args.side)
         Teacher(game.name, args.teacher, args.seed, args.players, args.soft_labels)
         make_opponents(args.eval_opponents, game.name, num_players=args.players)
         if args.init:
@@ -473,6 +504,7 @@ class DaggerRun:
             beta=beta,
             num_envs=args.num_envs,
             opponents=args.opponents,
+            sides=args.learner_sides,
         )
         self.data.extend(obs, masks, best)
         self.optimizer, loss, accuracy = fit(
@@ -486,7 +518,15 @@ class DaggerRun:
         )
         seed = args.seed + 7919 * (i + 1)
         opponents = make_opponents(args.eval_opponents, game.name, seed, args.players)
-        result = win_rate(self.policy, game.name, args.players, opponents, args.eval_games, seed)
+        result = win_rate(
+            self.policy,
+            game.name,
+            args.players,
+            opponents,
+            args.eval_games,
+            seed,
+            learner_sides=args.learner_sides,
+        )
         ended = [r for side in outcomes.values() for r in side]
         row = {
             "iteration": i,
@@ -542,6 +582,7 @@ class DaggerRun:
             cpu_seconds=round(cpu_seconds, 1),
             eval_opponents=args.eval_opponents,
             win_rate=result,
+            **({"side": args.side} if args.side else {}),
         )
         print(
             f"trained {args.iterations} iterations on {len(self.data)} decisions in "

@@ -11,6 +11,8 @@ import torch  # noqa: E402
 
 import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
+from agents.compiled import best_actions  # noqa: E402
+from agents.how_to_rob_a_bank.heuristic import action_scores  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
 from agents.profiles import make_heuristic  # noqa: E402
 from experiments.train import imitation  # noqa: E402
@@ -225,3 +227,41 @@ def test_bad_arguments_get_one_clear_line(extra, message, capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_compiled_labels_are_the_python_heuristics(labelled):
+    obs, masks, best, _ = labelled
+    python_labels = np.zeros_like(best)
+    for k, (o, m) in enumerate(zip(obs, masks, strict=True)):
+        legal, scores = action_scores(o, m)
+        python_labels[k, legal[scores >= scores.max() - imitation.TIE]] = True
+    assert np.array_equal(python_labels, best)
+    assert np.array_equal(best_actions(GAME.name)(obs, masks), best)
+    assert imitation.Teacher(GAME.name).compiled is not None
+    assert imitation.Teacher(GAME.name, "random").compiled is None
+
+
+def test_a_side_alone_is_played_labelled_and_scored(tmp_path):
+    teacher = imitation.Teacher(GAME.name, seed=0)
+    obs, masks, best, outcomes = imitation.collect(
+        GAME, 4, teacher, None, 1.0, 4, 2, seed=5, opponents="heuristic", sides=[1]
+    )
+    seats = obs[:, GAME.layout["observer"]].argmax(axis=1)
+    assert len(obs) > 50 and (seats > 0).all()  # robbers' decisions only
+    assert list(outcomes) == [1] and len(outcomes[1]) == 4
+    args = ["--game", "how_to_rob_a_bank", "--side", "robbers", "--opponents", "heuristic"]
+    args += ["--iterations", "1", "--games-per-iteration", "4", "--epochs", "1"]
+    args += ["--eval-games", "4", "--num-envs", "2", "--net-arch", "16", "--out", str(tmp_path)]
+    imitation.main(args)
+    info = json.loads((tmp_path / "final.json").read_text())
+    assert info["side"] == "robbers"
+    assert list(info["win_rate"]["by_side"]) == ["robber_yellow+robber_red+robber_green"]
+
+
+def test_an_unknown_side_is_refused_with_the_sides_the_game_has(capsys):
+    with pytest.raises(SystemExit):
+        imitation.parse_args(["--game", "how_to_rob_a_bank", "--side", "vault"])
+    assert "bank, robbers" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        imitation.parse_args(["--game", "art_robbery", "--side", "bank"])
+    assert "every seat plays the same role" in capsys.readouterr().err
