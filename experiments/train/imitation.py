@@ -28,8 +28,8 @@ soft labels, the cross-entropy of the visit shares), with Adam, warm-started fro
 iteration. Decisions with one legal action are played but not stored. The value head stays
 untrained; a later PPO fine-tune would have to fit it. ``--opponents heuristic`` seats the
 heuristic (unlabelled) at the other seats, the tables a policy meets when it is scored against
-the heuristic; ``--side`` (How to Rob a Bank: ``bank`` or ``robbers``) has the student play,
-and be scored on, that side's seats alone, for a policy of that side
+the heuristic; ``--side`` (one of the game's ``side_names``, where its sides play different
+roles) has the student play, and be scored on, that side's seats alone, for a policy of that side
 (``<policy>-<side>.zip``, as the ``ppo`` agent's side policies are shipped); ``--workers``
 collects and labels games in several processes, which a search teacher needs (it labels ~150
 decisions a second a core). After each iteration the student plays ``--eval-games``
@@ -39,8 +39,8 @@ The data, not the fit, limits the student: a plain MLP on the one-hot observatio
 93% of its training decisions but fewer of the new ones its own play reaches, so the defaults
 use many games per iteration (docs/training/research_log.md has the runs behind them).
 The heuristic labels a batch of decisions in one call of its compiled twin
-(:func:`agents.compiled.best_actions`, the same labels): on How to Rob a Bank's robbers'
-decisions about 108,000 a second against the Python agent's 1,800, so data is cheap.
+(:func:`agents.compiled.best_actions`, the same labels), some 60 times faster than the Python
+agent (docs/training/index.md), so data is cheap.
 
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
 win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
@@ -207,7 +207,7 @@ class LabelledGames:
 
         best = self.teacher.best_rows(vg.obs[rows], masks[rows], info_set)
         choice = masks[rows].sum(axis=1) > 1
-        self.obs_out.append(vg.obs[rows[choice]].copy())
+        self.obs_out.append(vg.obs[rows[choice]])  # indexing by rows copies
         self.mask_out.append(masks[rows[choice]].astype(np.bool_))
         self.best_out.append(best[choice])
         return best
@@ -423,8 +423,8 @@ def parse_args(argv):
     parser.add_argument(
         "--side",
         default=None,
-        help="in a game whose sides play different roles (How to Rob a Bank: bank, robbers), "
-        "imitate this side alone: the student plays and is scored on its seats only",
+        help="in a game whose sides play different roles (its side names), imitate this "
+        "side alone: the student plays and is scored on its seats only",
     )
     parser.add_argument("--eval-games", type=int, default=200, help="per iteration")
     parser.add_argument("--num-envs", type=int, default=64, help="games played at once")
