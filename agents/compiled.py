@@ -65,7 +65,7 @@ def best_actions(game_name, weights=None):
     batch of observations and masks, every legal action the game's compiled heuristic scores
     best (its ties, of which the agent plays one at random), in one compiled loop; or None
     where the game has no compiled heuristic. Imitation learning labels decisions with it at
-    engine speed (the Python agent's ``action_scores`` label about 5,000 a second)."""
+    engine speed (about 60 times the Python agent's ``action_scores``: docs/training)."""
     module = profile(game_name.removesuffix("_v0")).compiled
     if module is None:
         return None

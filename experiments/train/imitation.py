@@ -205,10 +205,11 @@ class LabelledGames:
             i = rows[k]
             return InfoSet(self.game, vg.states[i : i + 1].copy(), int(vg.actors[i]))
 
-        best = self.teacher.best_rows(vg.obs[rows], masks[rows], info_set)
-        choice = masks[rows].sum(axis=1) > 1
+        row_masks = masks[rows]
+        best = self.teacher.best_rows(vg.obs[rows], row_masks, info_set)
+        choice = row_masks.sum(axis=1) > 1
         self.obs_out.append(vg.obs[rows[choice]])  # indexing by rows copies
-        self.mask_out.append(masks[rows[choice]].astype(np.bool_))
+        self.mask_out.append(row_masks[choice].astype(np.bool_))
         self.best_out.append(best[choice])
         return best
 
