@@ -250,6 +250,24 @@ def make_parser():
         default=PPO_SETTINGS["ent_coef"],
         help="weight of the entropy bonus",
     )
+    parser.add_argument(
+        "--n-steps",
+        type=int,
+        default=None,
+        help="steps each game plays per rollout (a rollout holds n-envs times as many); "
+        "default: per game",
+    )
+    parser.add_argument(
+        "--n-epochs", type=int, default=10, help="passes over each rollout per update"
+    )
+    parser.add_argument(
+        "--target-kl",
+        type=float,
+        default=None,
+        help="stop an update's epochs once the policy has moved this far (approximate KL "
+        "divergence from the rollout's policy); keeps a fine-tune from --init near its start "
+        "(default: no limit)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>)")
     return parser
@@ -268,6 +286,9 @@ def parse_args(argv):
     args.timesteps = args.timesteps or defaults.timesteps
     if args.arena_games < 0:
         parser.error("--arena-games must be 0 (off) or more")
+    for flag in ("n_steps", "n_epochs"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 1:
+            parser.error(f"--{flag.replace('_', '-')} must be 1 or more")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     args.arena_against = split_specs(args.eval_opponents)[0]
@@ -278,7 +299,7 @@ def parse_args(argv):
         args.learner_sides = learner_sides(game, args.side)
     except ValueError as error:
         parser.error(str(error))
-    args.n_steps = defaults.n_steps
+    args.n_steps = args.n_steps or defaults.n_steps
     args.shaping = defaults.shaping if args.shaping is None else args.shaping
     args.out = Path(args.out or f"runs/{game.name}")
     if args.init:
@@ -417,7 +438,12 @@ def maskable_ppo(env, n_steps, seed, policy_kwargs, init_policy=None, **settings
 
 def build_model(env, args, init_policy):
     """The run's MaskablePPO model on ``env`` (:func:`maskable_ppo`)."""
-    settings = {"learning_rate": args.learning_rate, "ent_coef": args.ent_coef}
+    settings = {
+        "learning_rate": args.learning_rate,
+        "ent_coef": args.ent_coef,
+        "target_kl": args.target_kl,
+        "n_epochs": args.n_epochs,
+    }
     policy_kwargs = {"net_arch": NET_ARCH}
     return maskable_ppo(env, args.n_steps, args.seed, policy_kwargs, init_policy, **settings)
 
@@ -487,6 +513,9 @@ def main(argv=None):
         seating=args.seating,
         learning_rate=args.learning_rate,
         ent_coef=args.ent_coef,
+        target_kl=args.target_kl,
+        n_steps=args.n_steps,
+        n_epochs=args.n_epochs,
         timesteps=model.num_timesteps,
         train_seconds=round(train_seconds, 1),
         env_share=round(env.env_seconds / train_seconds, 3),

@@ -98,6 +98,8 @@ def test_opponent_specs_resolve_to_the_engines_opponents():
         ),
         (["--eval-opponents", "heuristic,nobody"], "--eval-opponents heuristic,nobody: unknown"),
         (["--arena-games", "-1"], "--arena-games must be 0 (off) or more"),
+        (["--n-steps", "0"], "--n-steps must be 1 or more"),
+        (["--n-epochs", "0"], "--n-epochs must be 1 or more"),
     ],
 )
 def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
@@ -118,15 +120,18 @@ def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trai
     args = ["--game", "art_robbery", "--players", "3", "--n-envs", "16", "--eval-games", "10"]
     args += ["--init", str(trained / "final.zip"), "--critic-warmup", "600"]
     args += ["--opponents", "heuristic:600", "--eval-every", "100000", "--out", str(out)]
-    args += ["--learning-rate", "2e-5", "--ent-coef", "0"]
+    args += ["--learning-rate", "2e-5", "--ent-coef", "0", "--target-kl", "0.02"]
+    args += ["--n-steps", "8", "--n-epochs", "3"]
     model = train.main(args)
-    assert model.learning_rate == 2e-5 and model.ent_coef == 0.0
+    assert model.learning_rate == 2e-5 and model.ent_coef == 0.0 and model.target_kl == 0.02
+    assert model.n_steps == 8 and model.n_epochs == 3
     start = PPOAgent(trained / "final.zip", "art_robbery").policy.state_dict()
     after = model.policy.state_dict()
     assert not torch.equal(start["action_net.weight"], after["action_net.weight"])
     info = json.loads((out / "final.json").read_text())
     assert info["init"] == str(trained / "final.zip") and info["opponents"] == ["heuristic:600"]
-    assert info["learning_rate"] == 2e-5 and info["ent_coef"] == 0.0
+    assert info["learning_rate"] == 2e-5 and info["ent_coef"] == 0.0 and info["target_kl"] == 0.02
+    assert info["n_steps"] == 8 and info["n_epochs"] == 3
 
     warm = train.build_model(
         model.get_env(),
