@@ -289,6 +289,8 @@ def parse_args(argv):
     for flag in ("n_steps", "n_epochs"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be 1 or more")
+    if args.target_kl is not None and args.target_kl <= 0:
+        parser.error("--target-kl must be above 0 (leave it out for no limit)")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     args.arena_against = split_specs(args.eval_opponents)[0]

@@ -100,6 +100,7 @@ def test_opponent_specs_resolve_to_the_engines_opponents():
         (["--arena-games", "-1"], "--arena-games must be 0 (off) or more"),
         (["--n-steps", "0"], "--n-steps must be 1 or more"),
         (["--n-epochs", "0"], "--n-epochs must be 1 or more"),
+        (["--target-kl", "0"], "--target-kl must be above 0 (leave it out for no limit)"),
     ],
 )
 def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
