@@ -57,7 +57,13 @@ from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import PolicyOpponent
 
-PPO_SETTINGS = {"batch_size": 1024, "learning_rate": 3e-4, "ent_coef": 0.01, "gamma": 0.995}
+PPO_SETTINGS = {
+    "batch_size": 1024,
+    "learning_rate": 3e-4,
+    "ent_coef": 0.01,
+    "gamma": 0.995,
+    "n_epochs": 10,
+}
 NET_ARCH = [128, 128]
 
 
@@ -258,7 +264,10 @@ def make_parser():
         "default: per game",
     )
     parser.add_argument(
-        "--n-epochs", type=int, default=10, help="passes over each rollout per update"
+        "--n-epochs",
+        type=int,
+        default=PPO_SETTINGS["n_epochs"],
+        help="passes over each rollout per update",
     )
     parser.add_argument(
         "--target-kl",
