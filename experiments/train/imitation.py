@@ -79,7 +79,15 @@ class Teacher:
     agent spec the arena takes, e.g. ``ismcts:simulations=1000`` (its most visited moves, or
     with ``soft`` the share of its root visits each move got)."""
 
-    def __init__(self, game_name, spec="heuristic", seed=0, num_players=None, soft=False):
+    def __init__(
+        self,
+        game_name,
+        spec="heuristic",
+        seed=0,
+        num_players=None,
+        soft=False,
+        heuristic_alone=False,
+    ):
         from agents.arena import parse_entrant
 
         self.game = heist_envs.get_game(game_name)
@@ -91,13 +99,38 @@ class Teacher:
         if soft and not hasattr(self.agent, "visit_counts"):
             raise ValueError(f"soft labels need a search teacher (ismcts:...), not {spec!r}")
         self.soft = soft
+        self.heuristic_phases = ()
+        if heuristic_alone:
+            if not hasattr(self.agent, "visit_counts") or soft:
+                raise ValueError(
+                    "--heuristic-alone splits the labels between the heuristic and a search "
+                    f"teacher with hard labels (ismcts:...), not {spec!r}"
+                    + (" with --soft-labels" if soft else "")
+                )
+            rollout = profile(self.game.name).rollout
+            self.heuristic_phases = getattr(rollout, "PRIOR_ALONE_PHASES", ())
+            if not self.heuristic_phases:
+                raise ValueError(
+                    f"--heuristic-alone: {self.game.name} names no phases "
+                    "(PRIOR_ALONE_PHASES) for the heuristic to label alone"
+                )
+            self.compiled = best_actions(self.game.name)
 
     def best_rows(self, obs, masks, info_sets) -> np.ndarray:
         """:meth:`best` of each row of ``obs`` and ``masks`` (``info_sets(k)``: row k's
-        information set), in one compiled call where the compiled heuristic labels."""
-        if self.compiled is not None:
+        information set), in one compiled call where the compiled heuristic labels; with
+        ``heuristic_alone``, the heuristic labels the rows in its phases and the search the
+        rest."""
+        if self.compiled is not None and not self.heuristic_phases:
             return self.compiled(obs, masks)
-        return np.stack([self.best(obs[k], masks[k], info_sets(k)) for k in range(len(obs))])
+        if not self.heuristic_phases:
+            return np.stack([self.best(obs[k], masks[k], info_sets(k)) for k in range(len(obs))])
+        best = self.compiled(obs, masks)
+        for k in range(len(obs)):
+            info_set = info_sets(k)
+            if info_set.kernel_state()[0]["phase"] not in self.heuristic_phases:
+                best[k] = self.best(obs[k], masks[k], info_set)
+        return best
 
     def best(self, obs, mask, info_set) -> np.ndarray:
         """A bool row over the actions: the ones the teacher ranks best (one or tied); with
@@ -331,12 +364,12 @@ def build_model(game, num_players, net_arch, seed=0, activation="relu", init_pol
     return maskable_ppo(env, n_steps, seed, policy_kwargs, init_policy)
 
 
-def _collect_share(game_name, teacher_spec, soft, seed, kwargs):
+def _collect_share(game_name, teacher_spec, teacher_options, seed, kwargs):
     """One share of :func:`collect`, with a teacher seeded from the share's own seed: the pool
     hands shares to whichever process is free, so a teacher kept from an earlier share (its
     random state moved on) would make the data depend on that order. A search's compiled code
     is kept per process (:func:`agents.ismcts.compiled_search`), so a new teacher is cheap."""
-    teacher = Teacher(game_name, teacher_spec, seed, kwargs["num_players"], soft)
+    teacher = Teacher(game_name, teacher_spec, seed, kwargs["num_players"], **teacher_options)
     return collect(heist_envs.get_game(game_name), teacher=teacher, seed=seed, **kwargs)
 
 
@@ -346,12 +379,15 @@ def _init_worker():
     torch.set_num_threads(1)
 
 
-def collect_parallel(pool, workers, game, teacher_spec, games, seed, soft=False, **kwargs):
+def collect_parallel(
+    pool, workers, game, teacher_spec, games, seed, teacher_options=None, **kwargs
+):
     """:func:`collect` split over ``workers`` processes of ``pool`` (``None``: in this one),
-    each playing its share of the ``games`` from its own seed; the results concatenated."""
+    each playing its share of the ``games`` from its own seed, its teacher built with
+    ``teacher_options`` (:class:`Teacher`'s keywords); the results concatenated."""
     shares = [games // workers + (k < games % workers) for k in range(workers)]
     jobs = [
-        (game.name, teacher_spec, soft, seed + 7 * k, {**kwargs, "games": n})
+        (game.name, teacher_spec, teacher_options or {}, seed + 7 * k, {**kwargs, "games": n})
         for k, n in enumerate(shares)
         if n
     ]
@@ -408,6 +444,13 @@ def parse_args(argv):
         "its most visited moves",
     )
     parser.add_argument(
+        "--heuristic-alone",
+        action="store_true",
+        help="with a search teacher, the heuristic labels the phases the game's search leaves "
+        "to a policy (its rollout module's PRIOR_ALONE_PHASES: How to Rob a Bank's setup and "
+        "planning) and the search the rest",
+    )
+    parser.add_argument(
         "--init", default=None, help="start the student from this checkpoint's weights"
     )
     parser.add_argument(
@@ -445,13 +488,18 @@ def parse_args(argv):
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
         args.learner_sides = learner_sides(game, args.side)
-        Teacher(game.name, args.teacher, args.seed, args.players, args.soft_labels)
+        Teacher(game.name, args.teacher, args.seed, args.players, **teacher_options(args))
         make_opponents(args.eval_opponents, game.name, num_players=args.players)
         if args.init:
             check_init(args.init, game.name)
     except ValueError as error:
         parser.error(str(error))
     return args
+
+
+def teacher_options(args):
+    """:class:`Teacher`'s keywords from the command line."""
+    return {"soft": args.soft_labels, "heuristic_alone": args.heuristic_alone}
 
 
 def worker_pool(workers):
@@ -499,7 +547,7 @@ class DaggerRun:
             args.teacher,
             args.games_per_iteration,
             args.seed + 1_000_003 * (i + 1),
-            soft=args.soft_labels,
+            teacher_options=teacher_options(args),
             num_players=args.players,
             student=student,
             beta=beta,
@@ -570,6 +618,7 @@ class DaggerRun:
             method="dagger",
             teacher=args.teacher,
             soft_labels=args.soft_labels,
+            heuristic_alone=args.heuristic_alone,
             init=args.init,
             opponents=args.opponents,
             iterations=args.iterations,

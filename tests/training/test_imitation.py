@@ -13,6 +13,7 @@ import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
 from agents.compiled import best_actions  # noqa: E402
 from agents.how_to_rob_a_bank.heuristic import action_scores  # noqa: E402
+from agents.how_to_rob_a_bank.rollout import PRIOR_ALONE_PHASES  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
 from agents.profiles import make_heuristic  # noqa: E402
 from experiments.train import imitation  # noqa: E402
@@ -161,6 +162,43 @@ def test_a_soft_search_teacher_labels_the_share_of_its_root_visits():
         imitation.Teacher(GAME.name, "heuristic", soft=True)
 
 
+def robbers_decisions(seed, rob_decisions=6):
+    """Observations, masks and information sets of a robber's decisions with a choice, from a
+    4-player game the heuristic plays, up to ``rob_decisions`` of the Rob phase."""
+    label = best_actions(GAME.name)
+    games = VectorGames(GAME, 1, 4)
+    games.reset(seed=seed)
+    obs, masks, info_sets, robbing = [], [], [], 0
+    while robbing < rob_decisions:
+        mask = games.masks[0]
+        info_set = InfoSet(GAME, games.states[0:1].copy(), int(games.actors[0]))
+        if games.actors[0] > 0 and mask.sum() > 1:
+            obs.append(games.obs[0].copy())
+            masks.append(mask.copy())
+            info_sets.append(info_set)
+            robbing += info_set.kernel_state()[0]["phase"] not in PRIOR_ALONE_PHASES
+        best = label(games.obs[:1], games.masks[:1].astype(np.bool_))[0]
+        games.step(np.array([np.flatnonzero(best)[0]]))
+    return np.array(obs), np.array(masks), info_sets
+
+
+def test_heuristic_alone_labels_planning_by_the_heuristic_and_robbing_by_the_search():
+    obs, masks, info_sets = robbers_decisions(seed=4)
+    teacher = imitation.Teacher(GAME.name, "ismcts:simulations=20", 3, 4, heuristic_alone=True)
+    search = imitation.Teacher(GAME.name, "ismcts:simulations=20", 3, 4)
+    best = teacher.best_rows(obs, masks, info_sets.__getitem__)
+    heuristic = best_actions(GAME.name)(obs, masks.astype(np.bool_))
+    planning = np.array([s.kernel_state()[0]["phase"] in PRIOR_ALONE_PHASES for s in info_sets])
+    assert planning.sum() > 10 and (~planning).sum() == 6
+    assert np.array_equal(best[planning], heuristic[planning])
+    # the search labels the Rob phase alone, its random state moving as if it had searched
+    # nothing else: the same labels as a plain search teacher asked the same decisions
+    searched = [search.best(obs[k], masks[k], info_sets[k]) for k in np.flatnonzero(~planning)]
+    assert np.array_equal(best[~planning], np.array(searched))
+    assert teacher.agent.simulations_run == 6 * 20
+    assert not np.array_equal(best[~planning], heuristic[~planning])
+
+
 def test_heuristic_opponents_play_unlabelled():
     teacher = imitation.Teacher(GAME.name, seed=0)
     args = (GAME, 4, teacher, None, 1.0, 4, 2)
@@ -176,9 +214,9 @@ def test_a_collecting_share_does_not_depend_on_the_shares_its_process_ran_before
     # the pool hands shares to whichever worker is free, so a share's data must follow from
     # its own seed alone, whatever its process labelled before
     kwargs = {"num_players": 4, "games": 2, "num_envs": 2, "opponents": "heuristic"}
-    share = (GAME.name, "ismcts:simulations=10", False, 5, kwargs)
+    share = (GAME.name, "ismcts:simulations=10", {}, 5, kwargs)
     first = imitation._collect_share(*share)
-    imitation._collect_share(GAME.name, "ismcts:simulations=10", False, 9, kwargs)
+    imitation._collect_share(GAME.name, "ismcts:simulations=10", {}, 9, kwargs)
     again = imitation._collect_share(*share)
     assert len(first[0]) > 10
     for part, repeat in zip(first[:3], again[:3], strict=True):
@@ -217,6 +255,11 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
         (["--eval-opponents", "heuristic,nobody"], "unknown agent 'nobody'"),
         (["--workers", "0"], "--workers must be at least 1, got 0"),
         (["--soft-labels"], "soft labels need a search teacher (ismcts:...), not 'heuristic'"),
+        (["--heuristic-alone"], "a search teacher with hard labels (ismcts:...), not 'heuristic'"),
+        (
+            ["--heuristic-alone", "--teacher", "ismcts:simulations=5", "--soft-labels"],
+            "not 'ismcts:simulations=5' with --soft-labels",
+        ),
         (["--init", "agents/policies/thiefs_market.zip"], "is a thiefs_market policy, not a"),
         (["--init", "no/such.zip"], "--init no/such.zip"),
     ],
@@ -265,3 +308,12 @@ def test_an_unknown_side_is_refused_with_the_sides_the_game_has(capsys):
     with pytest.raises(SystemExit):
         imitation.parse_args(["--game", "art_robbery", "--side", "bank"])
     assert "every seat plays the same role" in capsys.readouterr().err
+
+
+def test_heuristic_alone_needs_a_game_that_names_its_policy_phases(capsys):
+    with pytest.raises(SystemExit):
+        imitation.parse_args(
+            ["--game", "art_robbery", "--teacher", "ismcts:simulations=5", "--heuristic-alone"]
+        )
+    err = capsys.readouterr().err
+    assert "--heuristic-alone: art_robbery names no phases (PRIOR_ALONE_PHASES)" in err
