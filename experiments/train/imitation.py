@@ -101,11 +101,10 @@ class Teacher:
         self.soft = soft
         self.heuristic_phases = ()
         if heuristic_alone:
-            if not hasattr(self.agent, "visit_counts") or soft:
+            if not hasattr(self.agent, "visit_counts"):
                 raise ValueError(
                     "--heuristic-alone splits the labels between the heuristic and a search "
-                    f"teacher with hard labels (ismcts:...), not {spec!r}"
-                    + (" with --soft-labels" if soft else "")
+                    f"teacher (ismcts:...), not {spec!r}"
                 )
             rollout = profile(self.game.name).rollout
             self.heuristic_phases = getattr(rollout, "PRIOR_ALONE_PHASES", ())
@@ -119,13 +118,15 @@ class Teacher:
     def best_rows(self, obs, masks, info_sets) -> np.ndarray:
         """:meth:`best` of each row of ``obs`` and ``masks`` (``info_sets(k)``: row k's
         information set), in one compiled call where the compiled heuristic labels; with
-        ``heuristic_alone``, the heuristic labels the rows in its phases and the search the
-        rest."""
+        ``heuristic_alone``, the heuristic labels the rows in its phases (with ``soft``, an
+        equal share to each of its best moves) and the search the rest."""
         if self.compiled is not None and not self.heuristic_phases:
             return self.compiled(obs, masks)
         if not self.heuristic_phases:
             return np.stack([self.best(obs[k], masks[k], info_sets(k)) for k in range(len(obs))])
         best = self.compiled(obs, masks)
+        if self.soft:
+            best = (best / best.sum(axis=1, keepdims=True)).astype(np.float32)
         for k in range(len(obs)):
             info_set = info_sets(k)
             if info_set.kernel_state()[0]["phase"] not in self.heuristic_phases:
@@ -144,7 +145,8 @@ class Teacher:
             counts = self.agent.visit_counts(legal, info_set, obs)
             if self.soft:
                 shares = np.zeros(len(mask), np.float32)
-                shares[legal] = counts / counts.sum()
+                visits = np.maximum(counts, 0)  # -1: a move the search never tried
+                shares[legal] = visits / visits.sum()
                 return shares
             best[legal[counts == counts.max()]] = True
         else:

@@ -197,6 +197,15 @@ def test_heuristic_alone_labels_planning_by_the_heuristic_and_robbing_by_the_sea
     assert np.array_equal(best[~planning], np.array(searched))
     assert teacher.agent.simulations_run == 6 * 20
     assert not np.array_equal(best[~planning], heuristic[~planning])
+    # soft labels: an equal share to each of the heuristic's best moves, visit shares elsewhere
+    soft = imitation.Teacher(GAME.name, "ismcts:simulations=20", 3, 4, True, True)
+    shares = soft.best_rows(obs, masks, info_sets.__getitem__)
+    assert shares.dtype == np.float32 and (shares >= 0).all()
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0, rtol=1e-6)
+    ties = heuristic[planning].sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(shares[planning], heuristic[planning] / ties, rtol=1e-6)
+    assert np.array_equal(shares[~planning] > 0, best[~planning] | (shares[~planning] > 0))
+    assert (shares[~planning] < 1).any()  # visit shares, not one move
 
 
 def test_heuristic_opponents_play_unlabelled():
@@ -255,11 +264,7 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
         (["--eval-opponents", "heuristic,nobody"], "unknown agent 'nobody'"),
         (["--workers", "0"], "--workers must be at least 1, got 0"),
         (["--soft-labels"], "soft labels need a search teacher (ismcts:...), not 'heuristic'"),
-        (["--heuristic-alone"], "a search teacher with hard labels (ismcts:...), not 'heuristic'"),
-        (
-            ["--heuristic-alone", "--teacher", "ismcts:simulations=5", "--soft-labels"],
-            "not 'ismcts:simulations=5' with --soft-labels",
-        ),
+        (["--heuristic-alone"], "and a search teacher (ismcts:...), not 'heuristic'"),
         (["--init", "agents/policies/thiefs_market.zip"], "is a thiefs_market policy, not a"),
         (["--init", "no/such.zip"], "--init no/such.zip"),
     ],
