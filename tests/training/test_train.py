@@ -407,6 +407,22 @@ def test_a_side_plays_the_arena_and_its_curve(bank_side):
     assert [row["side"] for row in rows] == ["bank", "robber_yellow+robber_red+robber_green"]
 
 
+def test_the_shipped_3_player_bank_agent_plays_a_network_per_side():
+    from agents import ppo
+    from agents.registry import make_agent
+
+    sides = ppo.shipped_side_policies("how_to_rob_a_bank", 3)
+    assert sides == {
+        side: ppo.POLICY_DIR / f"how_to_rob_a_bank_3p-{side}.zip" for side in ("bank", "robbers")
+    }
+    agent = make_agent("ppo", "how_to_rob_a_bank", num_players=3)
+    weights = [load_policy(sides[side]).state_dict() for side in ("bank", "robbers")]
+    for policy, side_weights in zip(agent.policies, weights, strict=True):
+        assert all(torch.equal(t, side_weights[k]) for k, t in policy.state_dict().items())
+    # the guided search keeps the policy it was measured with, not a side's network
+    assert ppo.shipped_prior("how_to_rob_a_bank", 3).name == "how_to_rob_a_bank_3p.zip"
+
+
 def test_a_sides_shipped_policy_plays_that_side(bank_side, tmp_path, monkeypatch):
     import shutil
 
