@@ -120,9 +120,9 @@ class Teacher:
         information set), in one compiled call where the compiled heuristic labels; with
         ``heuristic_alone``, the heuristic labels the rows in its phases (with ``soft``, an
         equal share to each of its best moves) and the search the rest."""
-        if self.compiled is not None and not self.heuristic_phases:
-            return self.compiled(obs, masks)
         if not self.heuristic_phases:
+            if self.compiled is not None:
+                return self.compiled(obs, masks)
             return np.stack([self.best(obs[k], masks[k], info_sets(k)) for k in range(len(obs))])
         best = self.compiled(obs, masks)
         if self.soft:
@@ -490,7 +490,7 @@ def parse_args(argv):
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
         args.learner_sides = learner_sides(game, args.side)
-        Teacher(game.name, args.teacher, args.seed, args.players, **teacher_options(args))
+        Teacher(game.name, args.teacher, args.seed, args.players, **teacher_keywords(args))
         make_opponents(args.eval_opponents, game.name, num_players=args.players)
         if args.init:
             check_init(args.init, game.name)
@@ -499,7 +499,7 @@ def parse_args(argv):
     return args
 
 
-def teacher_options(args):
+def teacher_keywords(args):
     """:class:`Teacher`'s keywords from the command line."""
     return {"soft": args.soft_labels, "heuristic_alone": args.heuristic_alone}
 
@@ -549,7 +549,7 @@ class DaggerRun:
             args.teacher,
             args.games_per_iteration,
             args.seed + 1_000_003 * (i + 1),
-            teacher_options=teacher_options(args),
+            teacher_options=teacher_keywords(args),
             num_players=args.players,
             student=student,
             beta=beta,
