@@ -449,8 +449,7 @@ def parse_args(argv):
         "--heuristic-alone",
         action="store_true",
         help="with a search teacher, the heuristic labels the phases the game's search leaves "
-        "to a policy (its rollout module's PRIOR_ALONE_PHASES: How to Rob a Bank's setup and "
-        "planning) and the search the rest",
+        "to a policy (its rollout module's PRIOR_ALONE_PHASES) and the search the rest",
     )
     parser.add_argument(
         "--init", default=None, help="start the student from this checkpoint's weights"

@@ -215,7 +215,7 @@ def make_parser():
     parser.add_argument(
         "--side",
         default=None,
-        help="in a game whose sides play different roles (How to Rob a Bank: bank, robbers), "
+        help="in a game whose sides play different roles (one of its side names), "
         "train a policy for this side alone: the learner plays only its seats, evaluations "
         "score only it (play it with ppo:SIDE=FILE)",
     )
