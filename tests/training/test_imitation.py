@@ -323,3 +323,18 @@ def test_heuristic_alone_needs_a_game_that_names_its_policy_phases(capsys):
         )
     err = capsys.readouterr().err
     assert "--heuristic-alone: art_robbery names no phases (PRIOR_ALONE_PHASES)" in err
+
+
+def test_a_move_the_search_never_tried_gets_no_share():
+    obs, masks, info_sets = robbers_decisions(seed=4)
+    k = next(k for k in range(len(obs)) if masks[k].sum() >= 10)
+    teacher = imitation.Teacher(GAME.name, "ismcts:simulations=3", seed=3, soft=True)
+    twin = imitation.Teacher(GAME.name, "ismcts:simulations=3", seed=3)
+    shares = teacher.best(obs[k], masks[k], info_sets[k])
+    legal = np.flatnonzero(masks[k])
+    counts = twin.agent.visit_counts(legal, info_sets[k], obs[k])
+    assert (counts == -1).any()  # three simulations leave most of the moves untried
+    assert (shares[legal[counts == -1]] == 0).all() and (shares >= 0).all()
+    np.testing.assert_allclose(
+        shares[legal[counts > 0]], counts[counts > 0] / counts.sum(where=counts > 0), rtol=1e-6
+    )
