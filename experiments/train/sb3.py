@@ -62,6 +62,7 @@ PPO_SETTINGS = {
     "learning_rate": 3e-4,
     "ent_coef": 0.01,
     "gamma": 0.995,
+    "gae_lambda": 0.95,
     "n_epochs": 10,
 }
 NET_ARCH = [128, 128]
@@ -277,6 +278,14 @@ def make_parser():
         "divergence from the rollout's policy); keeps a fine-tune from --init near its start "
         "(default: no limit)",
     )
+    parser.add_argument(
+        "--gae-lambda",
+        type=float,
+        default=PPO_SETTINGS["gae_lambda"],
+        help="lambda of the advantages' estimate (GAE): 1 credits each decision with the "
+        "game's discounted outcome less the critic's value, lower leans on the critic for "
+        "credit further back",
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--out", default=None, help="output folder (default runs/<game>)")
     return parser
@@ -300,6 +309,8 @@ def parse_args(argv):
             parser.error(f"--{flag.replace('_', '-')} must be 1 or more")
     if args.target_kl is not None and args.target_kl <= 0:
         parser.error("--target-kl must be above 0 (leave it out for no limit)")
+    if not 0 <= args.gae_lambda <= 1:
+        parser.error("--gae-lambda must be between 0 and 1")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     args.arena_against = split_specs(args.eval_opponents)[0]
@@ -454,6 +465,7 @@ def build_model(env, args, init_policy):
         "ent_coef": args.ent_coef,
         "target_kl": args.target_kl,
         "n_epochs": args.n_epochs,
+        "gae_lambda": args.gae_lambda,
     }
     policy_kwargs = {"net_arch": NET_ARCH}
     return maskable_ppo(env, args.n_steps, args.seed, policy_kwargs, init_policy, **settings)
@@ -527,6 +539,7 @@ def main(argv=None):
         target_kl=args.target_kl,
         n_steps=args.n_steps,
         n_epochs=args.n_epochs,
+        gae_lambda=args.gae_lambda,
         timesteps=model.num_timesteps,
         train_seconds=round(train_seconds, 1),
         env_share=round(env.env_seconds / train_seconds, 3),

@@ -101,6 +101,7 @@ def test_opponent_specs_resolve_to_the_engines_opponents():
         (["--n-steps", "0"], "--n-steps must be 1 or more"),
         (["--n-epochs", "0"], "--n-epochs must be 1 or more"),
         (["--target-kl", "0"], "--target-kl must be above 0 (leave it out for no limit)"),
+        (["--gae-lambda", "1.5"], "--gae-lambda must be between 0 and 1"),
     ],
 )
 def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
@@ -122,17 +123,17 @@ def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trai
     args += ["--init", str(trained / "final.zip"), "--critic-warmup", "600"]
     args += ["--opponents", "heuristic:600", "--eval-every", "100000", "--out", str(out)]
     args += ["--learning-rate", "2e-5", "--ent-coef", "0", "--target-kl", "0.02"]
-    args += ["--n-steps", "8", "--n-epochs", "3"]
+    args += ["--n-steps", "8", "--n-epochs", "3", "--gae-lambda", "1"]
     model = train.main(args)
     assert model.learning_rate == 2e-5 and model.ent_coef == 0.0 and model.target_kl == 0.02
-    assert model.n_steps == 8 and model.n_epochs == 3
+    assert model.n_steps == 8 and model.n_epochs == 3 and model.gae_lambda == 1.0
     start = PPOAgent(trained / "final.zip", "art_robbery").policy.state_dict()
     after = model.policy.state_dict()
     assert not torch.equal(start["action_net.weight"], after["action_net.weight"])
     info = json.loads((out / "final.json").read_text())
     assert info["init"] == str(trained / "final.zip") and info["opponents"] == ["heuristic:600"]
     assert info["learning_rate"] == 2e-5 and info["ent_coef"] == 0.0 and info["target_kl"] == 0.02
-    assert info["n_steps"] == 8 and info["n_epochs"] == 3
+    assert info["n_steps"] == 8 and info["n_epochs"] == 3 and info["gae_lambda"] == 1.0
 
     warm = train.build_model(
         model.get_env(),
