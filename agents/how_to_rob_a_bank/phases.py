@@ -51,10 +51,11 @@ class PhaseSplit:
             action = agent.act(observation, action_mask, info_set)
         else:
             action = agent.act(observation, action_mask)
-        others = np.flatnonzero(action_mask)
-        others = others[others != action]
-        if planning and self.plan_noise and len(others) and self.rng.random() < self.plan_noise:
-            return int(self.rng.choice(others))
+        if planning and self.plan_noise:
+            others = np.flatnonzero(action_mask)
+            others = others[others != action]
+            if len(others) and self.rng.random() < self.plan_noise:
+                return int(self.rng.choice(others))
         return action
 
 
