@@ -408,20 +408,19 @@ def test_a_side_plays_the_arena_and_its_curve(bank_side):
     assert [row["side"] for row in rows] == ["bank", "robber_yellow+robber_red+robber_green"]
 
 
-def test_the_shipped_3_player_bank_agent_plays_a_network_per_side():
+@pytest.mark.parametrize("players, stem", [(3, "how_to_rob_a_bank_3p"), (4, "how_to_rob_a_bank")])
+def test_the_shipped_bank_agent_plays_a_network_per_side(players, stem):
     from agents import ppo
     from agents.registry import make_agent
 
-    sides = ppo.shipped_side_policies("how_to_rob_a_bank", 3)
-    assert sides == {
-        side: ppo.POLICY_DIR / f"how_to_rob_a_bank_3p-{side}.zip" for side in ("bank", "robbers")
-    }
-    agent = make_agent("ppo", "how_to_rob_a_bank", num_players=3)
+    sides = ppo.shipped_side_policies("how_to_rob_a_bank", players)
+    assert sides == {side: ppo.POLICY_DIR / f"{stem}-{side}.zip" for side in ("bank", "robbers")}
+    agent = make_agent("ppo", "how_to_rob_a_bank", num_players=players)
     weights = [load_policy(sides[side]).state_dict() for side in ("bank", "robbers")]
     for policy, side_weights in zip(agent.policies, weights, strict=True):
         assert all(torch.equal(t, side_weights[k]) for k, t in policy.state_dict().items())
     # the guided search keeps the policy it was measured with, not a side's network
-    assert ppo.shipped_prior("how_to_rob_a_bank", 3).name == "how_to_rob_a_bank_3p.zip"
+    assert ppo.shipped_prior("how_to_rob_a_bank", players).name == f"{stem}.zip"
 
 
 def test_a_sides_shipped_policy_plays_that_side(bank_side, tmp_path, monkeypatch):
