@@ -96,3 +96,15 @@ def test_bank_page_lists_tiles_and_both_decks():
         for t, card in enumerate(names):
             assert f"| {card} | " in text and f" | {components.DECK_COUNTS[seat, t]} |" in text
     assert "| Double move | Guard move + Guard move | 3 |" in text
+
+
+def test_the_ppo_row_names_each_sides_own_policy():
+    from experiments.tools.docs import agents_table
+
+    bank = next(row for row in agents_table(get_game("how_to_rob_a_bank")) if "`ppo`" in row)
+    assert bank.endswith(
+        "a side with a policy of its own plays that one: `how_to_rob_a_bank-bank.zip` (bank), "
+        "`how_to_rob_a_bank-robbers.zip` (robbers) |"
+    )
+    art = next(row for row in agents_table(get_game("art_robbery")) if "`ppo`" in row)
+    assert "policy of its own" not in art

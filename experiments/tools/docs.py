@@ -51,7 +51,7 @@ def seats_table(game: Game) -> list[str]:
 def agents_table(game: Game) -> list[str]:
     """What each registry agent plays for ``game``, from the agents' own settings."""
     from agents.ismcts import ISMCTSAgent
-    from agents.ppo import POLICY_DIR, checkpoint_info
+    from agents.ppo import POLICY_DIR, checkpoint_info, shipped_side_policies
     from agents.profiles import profile
 
     heuristic = profile(game.name).heuristic
@@ -74,6 +74,10 @@ def agents_table(game: Game) -> list[str]:
             f"shipped policy `agents/policies/{game.name}.zip`: {info['num_players']} players, "
             f"{trained}"
         )
+        sides = shipped_side_policies(game.name, info["num_players"])
+        if sides:
+            own = ", ".join(f"`{path.name}` ({side})" for side, path in sides.items())
+            shipped += f"; a side with a policy of its own plays that one: {own}"
     else:
         shipped = "no shipped policy; train one with `heist train`"
     rows = [
