@@ -327,6 +327,13 @@ def parser_for(command_name=None) -> argparse.ArgumentParser:
 def main(argv=None):
     try:
         return run_command(argv)
+    except KeyboardInterrupt as stop:
+        # Ctrl-C: one line, never a traceback. A tool that kept what it had done raises
+        # experiments.common.Interrupted, whose message says what it kept and where.
+        argv = sys.argv[1:] if argv is None else list(argv)
+        name = " ".join(["heist", *argv[:1]])
+        print(f"{name}: interrupted{f': {stop}' if str(stop) else ''}", file=sys.stderr)
+        return 128 + 2  # killed by SIGINT, in the shell's words
     except BrokenPipeError:
         # the reader left (`heist demo | head`): stop quietly, as a shell tool does, and point
         # stdout at devnull so that the interpreter's last flush does not fail again

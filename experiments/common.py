@@ -21,6 +21,11 @@ from agents.stats import Z95, wilson_interval
 PROJECT = Path(__file__).resolve().parents[1]
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, after the tool kept what it had done: the message says what and where (the
+    ``heist`` command prints it as its one line and exits with 130)."""
+
+
 # Seeds and seats -------------------------------------------------------------------------------
 
 
