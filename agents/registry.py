@@ -28,13 +28,14 @@ AGENT_FACTORIES = {
     "ismcts": (".ismcts", "make_ismcts"),
     "ppo": (".ppo", "make_ppo"),
     "rllib": (".rllib", "make_rllib"),
+    "llm": (".llm", "LLMAgent"),
 }
 #: agents that need an optional extra of the package
-AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
+AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "llm": "llm"}
 
 
 #: agents that cannot be made from their name alone: the parameter each one needs
-AGENT_REQUIRES = {"rllib": "checkpoint"}
+AGENT_REQUIRES = {"rllib": "checkpoint", "llm": "model"}
 
 #: the entry-point group through which installed packages add agents
 ENTRY_POINT_GROUP = "heist_envs.agents"

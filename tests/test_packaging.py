@@ -19,3 +19,13 @@ def test_the_web_tables_rules_pages_are_inside_the_package(name):
     assert (RULES / f"{name}.md").read_text() == (
         ROOT / "docs" / "games" / f"{name}.md"
     ).read_text()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_text_views_rules_pages_are_inside_the_package(name):
+    from agents.text_view import RULES_PAGES
+
+    assert ROOT / "agents" in RULES_PAGES.parents
+    assert (RULES_PAGES / f"{name}.md").read_text() == (
+        ROOT / "docs" / "games" / f"{name}.md"
+    ).read_text()
