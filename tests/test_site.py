@@ -1,5 +1,6 @@
 """The documentation site keeps every section the long README had, each on its page."""
 
+import json
 import re
 from pathlib import Path
 
@@ -68,3 +69,35 @@ def test_the_readme_is_a_front_page():
     assert "heist demo" in commands[0] and "python -m pytest" in commands[1]
     for page in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / page).is_file(), page
+
+
+#: a figure: a decimal number; an interval: two of them in brackets
+FIGURE = re.compile(r"\d\.\d")
+INTERVAL = re.compile(r"\[[+−-]?\d+(\.\d+)?, [+−-]?\d+(\.\d+)?\]")
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def conclusions(path: Path) -> str:
+    """The text of a notebook's Conclusions cell, or "" if it has none."""
+    for cell in json.loads(path.read_text())["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and text.startswith("## Conclusions"):
+            return text
+    return ""
+
+
+def figures_without_interval(text: str) -> list[str]:
+    """The clauses of ``text`` (its sentences, their parts between semicolons, its list
+    items) that quote a figure with no 95% interval anywhere in the clause."""
+    clauses = [" ".join(clause.split()) for clause in re.split(r"\.\s|;\s|\n- ", text)]
+    return [c for c in clauses if FIGURE.search(c) and not INTERVAL.search(c)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_figure_of_a_notebook_s_conclusions_comes_with_its_interval(path):
+    assert figures_without_interval(conclusions(path)) == []
+
+
+def test_a_figure_alone_in_its_clause_is_found():
+    text = "- **Ratings.** A 0.40 [0.30, 0.50] rate; random wins at most 0.115 anywhere."
+    assert figures_without_interval(text) == ["random wins at most 0.115 anywhere."]
