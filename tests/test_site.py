@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,59 @@ def test_the_readme_is_a_front_page():
     assert "heist demo" in commands[0] and "python -m pytest" in commands[1]
     for page in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / page).is_file(), page
+
+
+def readme_commands() -> dict[str, list[str]]:
+    """The README's bash blocks, by the heading of the section they are in."""
+    sections = re.split(r"^#{1,2} ", (ROOT / "README.md").read_text(), flags=re.M)[1:]
+    return {
+        section.splitlines()[0]: re.findall(r"```bash\n(.*?)```", section, re.S)
+        for section in sections
+    }
+
+
+def test_the_api_reference_imports_without_the_gpu_extra():
+    """Every module docs/api.md documents imports as autodoc imports it, with numba-cuda
+    absent (the gpu extra's CUDA wheels): docs/conf.py's stand-ins are enough."""
+    pytest.importorskip("sphinx")
+    modules = re.findall(r"^\.\. automodule:: (\S+)", (DOCS / "api.md").read_text(), re.M)
+    assert "heist_envs.core.gpu" in modules
+    script = f"""
+import importlib, importlib.abc, runpy, sys
+
+class NoNumbaCuda(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "numba_cuda" or name.startswith("numba.cuda"):
+            raise ModuleNotFoundError(f"No module named {{name!r}} (the test hides it)")
+
+sys.meta_path.insert(0, NoNumbaCuda())
+from sphinx.ext.autodoc.mock import mock
+
+conf = runpy.run_path({str(DOCS / "conf.py")!r})
+with mock(conf.get("autodoc_mock_imports", [])):
+    for name in {modules!r}:
+        importlib.import_module(name)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def extras(command: str) -> set[str]:
+    """The extras a ``pip install -e ".[...]"`` command names."""
+    return set(re.search(r"\.\[([\w,-]+)\]", command).group(1).split(","))
+
+
+def test_the_readme_builds_the_site_with_the_extras_of_its_test_command_and_docs():
+    """The Documentation command installs the docs extra and no extra the README's test
+    command leaves out (the gpu extra's CUDA wheels least of all)."""
+    commands = readme_commands()
+    documentation, tested = extras(commands["Documentation"][0]), extras(commands["heist-envs"][1])
+    assert "docs" in documentation and documentation - {"docs"} <= tested
+    assert "gpu" not in documentation
+    build = "sphinx-build -W --keep-going -b html docs docs/_build/html"
+    assert build in commands["Documentation"][0]
 
 
 #: a figure: a decimal number; an interval: two of them in brackets
