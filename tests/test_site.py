@@ -82,6 +82,71 @@ def readme_commands() -> dict[str, list[str]]:
     }
 
 
+def test_the_front_page_installs_shows_a_game_the_games_and_a_picture():
+    from heist_envs.registry import game_names
+
+    text = (DOCS / "index.md").read_text()
+    install = re.search(r"```bash\n(.*?)```", text, re.S).group(1).strip().splitlines()
+    assert " && ".join(install) == readme_commands()["heist-envs"][0].strip()  # in lines
+    assert re.search(r"```python\n.*env\.reset\(seed=.*env\.step\(", text, re.S)
+    for name in game_names():
+        assert f"](games/{name}.md)" in text  # a row of the games table
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
+    assert pictures and all((DOCS / picture).is_file() for picture in pictures)
+    # the navigation is the sidebar's: no toctree prints a list of links in the page
+    toctrees = re.findall(r"```\{toctree\}\n(.*?)```", text, re.S)
+    assert toctrees and all(":hidden:" in block for block in toctrees)
+
+
+def test_the_leaderboard_overview_opens_with_its_tables_and_they_fit_the_column():
+    """Its tables come after a heading and one short paragraph; no row holds more text than
+    fits the site's column at 1280 px (85 characters: rows of 82 fit, in screenshots)."""
+    text = (DOCS / "leaderboard_overview.md").read_text()
+    assert len(text[: text.index("\n|")]) < 900
+    rows = [line for line in text.splitlines() if line.startswith("|") and "---" not in line]
+    assert rows
+    widest = max(rows, key=lambda row: len(re.sub(r"[|`]", "", row)))
+    assert len(re.sub(r"[|`]", "", widest)) <= 85, widest
+
+
+def page_title(path: Path) -> str:
+    """A page's title as the navigation shows it: its first level-1 heading."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text())["cells"]
+        text = "".join("".join(cell["source"]) + "\n" for cell in cells)
+    else:
+        text = path.read_text()
+    return re.search(r"^# (.+?)\s*$", text, re.M).group(1)
+
+
+def navigation_titles() -> list[str]:
+    """The title of every entry of the site's toctrees, as the sidebar shows them."""
+    titles = []
+    for path in sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts):
+        for block in re.findall(r"```\{toctree\}\n(.*?)```", path.read_text(), re.S):
+            for entry in block.splitlines():
+                if not entry.strip() or entry.startswith(":"):
+                    continue
+                named = re.fullmatch(r"(.+?) <(.+)>", entry.strip())
+                if named:
+                    titles.append(named.group(1))
+                    continue
+                target = path.parent / entry.strip()
+                source = next(
+                    target.with_suffix(s)
+                    for s in (".md", ".ipynb")
+                    if target.with_suffix(s).exists()
+                )
+                titles.append(page_title(source))
+    return titles
+
+
+def test_each_entry_of_the_navigation_has_a_title_of_its_own():
+    titles = navigation_titles()
+    assert len(titles) >= 30
+    assert sorted(t for t in set(titles) if titles.count(t) > 1) == []
+
+
 def test_the_api_reference_imports_without_the_gpu_extra():
     """Every module docs/api.md documents imports as autodoc imports it, with numba-cuda
     absent (the gpu extra's CUDA wheels): docs/conf.py's stand-ins are enough."""
