@@ -40,6 +40,9 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_typehints = "description"
 autodoc_inherit_docstrings = False  # the libraries' own docstrings are not this project's pages
+# heist_envs.core.gpu imports numba-cuda (the gpu extra: CUDA wheels); its page is its
+# docstrings, which need no GPU compiler: stand-ins let it import without one.
+autodoc_mock_imports = ["numba_cuda", "numba.cuda"]
 
 html_theme = "furo"
 html_title = f"heist-envs {release}"

@@ -254,14 +254,16 @@ def run_cases(cases, timeout=120):
     return results
 
 
-def measure(count, seed, batch):
-    """Tamper ``count`` state dicts (one value each, within its dtype); tally the outcomes."""
+def tampered_state_cases(count, seed):
+    """``count`` cases that tamper a state dict (one value each, within its dtype), taking
+    the registered games in turn."""
     import heist_envs
 
     rng = np.random.default_rng(seed)
+    names = heist_envs.game_names()
     cases = []
     for k in range(count):
-        game = heist_envs.get_game(heist_envs.game_names()[k % 4])
+        game = heist_envs.get_game(names[k % len(names)])
         cases.append(
             {
                 "kind": "state",
@@ -275,6 +277,12 @@ def measure(count, seed, batch):
                 "number": int(rng.choice([-2, -1, 1, 2, rng.integers(1 << 62)])),
             }
         )
+    return cases
+
+
+def measure(count, seed, batch):
+    """Tamper ``count`` state dicts (one value each, within its dtype); tally the outcomes."""
+    cases = tampered_state_cases(count, seed)
     tally = collections.Counter()
     for i in range(0, count, batch):
         for _, outcome in run_cases(cases[i : i + batch], timeout=600):

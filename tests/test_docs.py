@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from experiments.tools.docs import DOCS, cell, page, pages, stale
+from heist_envs.core.catalog import GAME_MODULES
 from heist_envs.registry import game_names, get_game
 
 
@@ -32,6 +33,84 @@ def test_page_lists_everything_about_the_game(name):
     assert "## Rule decisions" in text and "D1" in text and "D2" in text
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_page_shows_the_environment_s_facts_as_a_markdown_table(name):
+    """The facts table of the game's docstring (reStructuredText) becomes a Markdown table: no
+    double backticks, roles or ``====`` borders reach the page."""
+    game = get_game(name)
+    head = page(game).split("## How to play")[0]
+    assert "``" not in head and ":mod:" not in head and "=====" not in head
+    assert f"| environment | `{game.env_name}` |" in head
+    assert f"| Import | `from heist_envs import {game.env_name}` |" in head
+    actions = next(line for line in head.splitlines() if line.startswith("| Actions |"))
+    assert actions.startswith(f"| Actions | `Discrete({game.num_actions})`")
+    assert f"`heist_envs.{name}.rules`" in head  # :mod:`.rules`, resolved
+
+
+def test_a_wrapped_row_of_a_docstring_table_is_one_row():
+    from experiments.tools.docs import rst_table
+
+    lines = ["====  =====", "A     one", "      two", "B     three", "====  ====="]
+    assert rst_table(lines) == [["A", "one two"], ["B", "three"]]
+
+
+ROOT = DOCS.parent
+#: the pages with tables generated from the registry, and the tables each holds
+GENERATED_TABLES = {
+    ROOT / "README.md": ["games"],
+    DOCS / "index.md": ["games"],
+    DOCS / "environments.md": ["options"],
+    DOCS / "leaderboard_overview.md": ["leaderboard"],
+}
+
+
+@pytest.mark.parametrize("path", GENERATED_TABLES, ids=lambda p: p.name)
+def test_the_hand_written_pages_hold_their_generated_tables(path):
+    text = path.read_text()
+    for name in GENERATED_TABLES[path]:
+        assert f"<!-- generated: {name} " in text and f"<!-- end generated: {name} -->" in text
+    assert path in pages()
+
+
+def test_a_game_added_to_the_registry_joins_the_games_and_options_tables(monkeypatch):
+    """tests/vault registered beside the shipped games: the README's and the front page's
+    games tables and the options table go stale, and their regenerated text lists it."""
+    from experiments.tools.docs import filled, games_table, options_table
+
+    shipped = {name: get_game(name) for name in game_names()}
+    monkeypatch.setitem(GAME_MODULES, "vault", "tests.vault")
+    games = "\n".join(games_table("docs/games"))
+    vault = "| [Vault](docs/games/vault.md), the test game | 2–3 | `player_0`… | `vault_v0` |"
+    assert f"{vault} take one or two gold bars in turn; whoever takes the last one wins |" in games
+    for game in shipped.values():
+        assert f"[{game.title}](docs/games/{game.name}.md)" in games
+    assert "| `bank`, `robber_yellow`, `robber_red`, (`robber_green`) |" in games
+    options = "\n".join(options_table("games"))
+    for game in shipped.values():
+        for option in game.options:
+            assert f"| [{game.title}](games/{game.name}.md) | `{option}` |" in options
+    for path in (ROOT / "README.md", DOCS / "index.md"):
+        text = filled(path, DOCS)
+        assert text != path.read_text() and "vault_v0" in text
+
+
+def test_the_leaderboard_tables_hold_every_agent_of_the_csv():
+    import csv
+
+    from experiments.tools.docs import leaderboard_tables
+
+    text = "\n".join(leaderboard_tables(DOCS))
+    with open(DOCS / "leaderboard.csv", newline="") as file:
+        rows = [row for row in csv.DictReader(file) if row["side"] == "all"]
+    for row in rows:
+        low, high = float(row["win_low"]), float(row["win_high"])
+        assert f"[{low:.2f}, {high:.2f}] #{row['rank']}" in text
+        assert f"| `{row['agent']}` |" in text
+    assert text.count("\n| agent |") + text.startswith("| agent |") == len(
+        {r["game"] for r in rows}
+    )
+
+
 def test_a_changed_decision_makes_the_page_stale(tmp_path):
     for part in ("decisions", "rules"):
         shutil.copytree(DOCS / part, tmp_path / part)
@@ -44,7 +123,6 @@ def test_a_changed_decision_makes_the_page_stale(tmp_path):
     assert stale(tmp_path) == [tmp_path / "games" / "art_robbery.md"]
 
 
-ROOT = DOCS.parent
 #: codes each game's text render uses, which its page must explain
 RENDER_CODES = {
     "art_robbery": ["`B`", "`*`", "`Greedy`", "`1x2`", "`N hidden cards`", "`>`"],

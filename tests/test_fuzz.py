@@ -137,3 +137,18 @@ def test_fuzz_fast_slice(game, data):
 def test_fuzz_long(game, data):
     """10 workers of 100 cases per game."""
     check(data.draw(st.lists(any_case(game), min_size=100, max_size=100)))
+
+
+def test_the_measured_cases_take_every_registered_game_in_turn(monkeypatch):
+    """A game registered beside the shipped ones (tests/vault, a fifth) is tampered with too."""
+    from heist_envs.core.catalog import GAME_MODULES
+    from tests.fuzz import tampered_state_cases
+
+    monkeypatch.setitem(GAME_MODULES, "vault", "tests.vault")
+    names = heist_envs.game_names()
+    assert len(names) == 5
+    cases = tampered_state_cases(2 * len(names), seed=0)
+    assert [case["game"] for case in cases] == names * 2
+    vault = heist_envs.get_game("vault")
+    players = [case["players"] for case in cases if case["game"] == "vault"]
+    assert all(vault.min_players <= n <= vault.max_players for n in players)

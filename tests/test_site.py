@@ -1,6 +1,9 @@
 """The documentation site keeps every section the long README had, each on its page."""
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +71,153 @@ def test_the_readme_is_a_front_page():
     assert "heist demo" in commands[0] and "python -m pytest" in commands[1]
     for page in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / page).is_file(), page
+
+
+def readme_commands() -> dict[str, list[str]]:
+    """The README's bash blocks, by the heading of the section they are in."""
+    sections = re.split(r"^#{1,2} ", (ROOT / "README.md").read_text(), flags=re.M)[1:]
+    return {
+        section.splitlines()[0]: re.findall(r"```bash\n(.*?)```", section, re.S)
+        for section in sections
+    }
+
+
+def test_the_front_page_installs_shows_a_game_the_games_and_a_picture():
+    from heist_envs.registry import game_names
+
+    text = (DOCS / "index.md").read_text()
+    install = re.search(r"```bash\n(.*?)```", text, re.S).group(1).strip().splitlines()
+    assert " && ".join(install) == readme_commands()["heist-envs"][0].strip()  # in lines
+    assert re.search(r"```python\n.*env\.reset\(seed=.*env\.step\(", text, re.S)
+    for name in game_names():
+        assert f"](games/{name}.md)" in text  # a row of the games table
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
+    assert pictures and all((DOCS / picture).is_file() for picture in pictures)
+    # the navigation is the sidebar's: no toctree prints a list of links in the page
+    toctrees = re.findall(r"```\{toctree\}\n(.*?)```", text, re.S)
+    assert toctrees and all(":hidden:" in block for block in toctrees)
+
+
+def test_the_leaderboard_overview_opens_with_its_tables_and_they_fit_the_column():
+    """Its tables come after a heading and one short paragraph; no row holds more text than
+    fits the site's column at 1280 px (85 characters: rows of 82 fit, in screenshots)."""
+    text = (DOCS / "leaderboard_overview.md").read_text()
+    assert len(text[: text.index("\n|")]) < 900
+    rows = [line for line in text.splitlines() if line.startswith("|") and "---" not in line]
+    assert rows
+    widest = max(rows, key=lambda row: len(re.sub(r"[|`]", "", row)))
+    assert len(re.sub(r"[|`]", "", widest)) <= 85, widest
+
+
+def page_title(path: Path) -> str:
+    """A page's title as the navigation shows it: its first level-1 heading."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text())["cells"]
+        text = "".join("".join(cell["source"]) + "\n" for cell in cells)
+    else:
+        text = path.read_text()
+    return re.search(r"^# (.+?)\s*$", text, re.M).group(1)
+
+
+def navigation_titles() -> list[str]:
+    """The title of every entry of the site's toctrees, as the sidebar shows them."""
+    titles = []
+    for path in sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts):
+        for block in re.findall(r"```\{toctree\}\n(.*?)```", path.read_text(), re.S):
+            for entry in block.splitlines():
+                if not entry.strip() or entry.startswith(":"):
+                    continue
+                named = re.fullmatch(r"(.+?) <(.+)>", entry.strip())
+                if named:
+                    titles.append(named.group(1))
+                    continue
+                target = path.parent / entry.strip()
+                source = next(
+                    target.with_suffix(s)
+                    for s in (".md", ".ipynb")
+                    if target.with_suffix(s).exists()
+                )
+                titles.append(page_title(source))
+    return titles
+
+
+def test_each_entry_of_the_navigation_has_a_title_of_its_own():
+    titles = navigation_titles()
+    assert len(titles) >= 30
+    assert sorted(t for t in set(titles) if titles.count(t) > 1) == []
+
+
+def test_the_api_reference_imports_without_the_gpu_extra():
+    """Every module docs/api.md documents imports as autodoc imports it, with numba-cuda
+    absent (the gpu extra's CUDA wheels): docs/conf.py's stand-ins are enough."""
+    pytest.importorskip("sphinx")
+    modules = re.findall(r"^\.\. automodule:: (\S+)", (DOCS / "api.md").read_text(), re.M)
+    assert "heist_envs.core.gpu" in modules
+    script = f"""
+import importlib, importlib.abc, runpy, sys
+
+class NoNumbaCuda(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "numba_cuda" or name.startswith("numba.cuda"):
+            raise ModuleNotFoundError(f"No module named {{name!r}} (the test hides it)")
+
+sys.meta_path.insert(0, NoNumbaCuda())
+from sphinx.ext.autodoc.mock import mock
+
+conf = runpy.run_path({str(DOCS / "conf.py")!r})
+with mock(conf.get("autodoc_mock_imports", [])):
+    for name in {modules!r}:
+        importlib.import_module(name)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def extras(command: str) -> set[str]:
+    """The extras a ``pip install -e ".[...]"`` command names."""
+    return set(re.search(r"\.\[([\w,-]+)\]", command).group(1).split(","))
+
+
+def test_the_readme_builds_the_site_with_the_extras_of_its_test_command_and_docs():
+    """The Documentation command installs the docs extra and no extra the README's test
+    command leaves out (the gpu extra's CUDA wheels least of all)."""
+    commands = readme_commands()
+    documentation, tested = extras(commands["Documentation"][0]), extras(commands["heist-envs"][1])
+    assert "docs" in documentation and documentation - {"docs"} <= tested
+    assert "gpu" not in documentation
+    build = "sphinx-build -W --keep-going -b html docs docs/_build/html"
+    assert build in commands["Documentation"][0]
+
+
+#: a figure: a decimal number; an interval: two of them in brackets
+FIGURE = re.compile(r"\d\.\d")
+INTERVAL = re.compile(r"\[[+−-]?\d+(\.\d+)?, [+−-]?\d+(\.\d+)?\]")
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def conclusions(path: Path) -> str:
+    """The text of a notebook's Conclusions cell, or "" if it has none."""
+    for cell in json.loads(path.read_text())["cells"]:
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and text.startswith("## Conclusions"):
+            return text
+    return ""
+
+
+def figures_without_interval(text: str) -> list[str]:
+    """The clauses of ``text`` (its sentences, their parts between semicolons, its list
+    items) that quote a figure with no 95% interval anywhere in the clause."""
+    clauses = [" ".join(clause.split()) for clause in re.split(r"\.\s|;\s|\n- ", text)]
+    return [c for c in clauses if FIGURE.search(c) and not INTERVAL.search(c)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_figure_of_a_notebook_s_conclusions_comes_with_its_interval(path):
+    assert figures_without_interval(conclusions(path)) == []
+
+
+def test_a_figure_alone_in_its_clause_is_found():
+    text = "- **Ratings.** A 0.40 [0.30, 0.50] rate; random wins at most 0.115 anywhere."
+    assert figures_without_interval(text) == ["random wins at most 0.115 anywhere."]
