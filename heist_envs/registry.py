@@ -35,14 +35,14 @@ def env_functions(name: str):
         return make(name, **kwargs)
 
     def parallel_env(**kwargs):
-        from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+        from heist_envs.core.aec import HeistParallelEnv
 
-        return turn_based_aec_to_parallel(make(name, **kwargs))
+        return HeistParallelEnv(make(name, **kwargs))
 
     env.__doc__ = f"A {name} environment (:class:`HeistEnv`); kwargs go to its constructor."
     parallel_env.__doc__ = (
-        f"A {name} environment as a PettingZoo ``ParallelEnv`` (through PettingZoo's "
-        "``turn_based_aec_to_parallel``: one agent acts per step); kwargs as for ``env``."
+        f"A {name} environment as a PettingZoo ``ParallelEnv`` (:class:`HeistParallelEnv`: "
+        "one agent acts per step); kwargs as for ``env``."
     )
     return env, env, parallel_env
 
@@ -53,11 +53,13 @@ def gymnasium_id(name: str) -> str:
 
 
 def register_envs():
-    """Register every game as ``heist/<game>_v0`` in PettingZoo's AEC registry and its
-    single-agent env as :func:`gymnasium_id` in Gymnasium's."""
+    """Register every game as ``heist/<game>_v0`` in PettingZoo's AEC and parallel registries
+    and its single-agent env as :func:`gymnasium_id` in Gymnasium's."""
     for name in GAME_MODULES:
         if hasattr(pettingzoo, "register"):  # PettingZoo 1.27 on; 1.25-1.26 have no registry
-            pettingzoo.register("aec", f"heist/{name}_v0", entry_point=f"heist_envs.{name}_v0:env")
+            for kind, function in (("aec", "env"), ("parallel", "parallel_env")):
+                entry_point = f"heist_envs.{name}_v0:{function}"
+                pettingzoo.register(kind, f"heist/{name}_v0", entry_point=entry_point)
         gymnasium.register(
             gymnasium_id(name),
             entry_point="heist_envs.registry:make_single_agent",

@@ -283,6 +283,16 @@ def test_game_modules_are_attributes_of_the_package():
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_games_are_in_pettingzoos_parallel_registry(name):
+    """Issue 52 item 11: only the AEC ids were registered (NamespaceNotFound)."""
+    num_players = heist_envs.get_game(name).min_players
+    env = pettingzoo.make("parallel", f"heist/{name}_v0", num_players=num_players)
+    assert isinstance(env, pettingzoo.ParallelEnv) and env.unwrapped.game.name == name
+    observations, _ = env.reset(seed=1)
+    assert set(observations) == set(env.agents) == set(env.possible_agents)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_game_modules_offer_a_parallel_env(name):
     """Issue 29 item 7: users had to find turn_based_aec_to_parallel themselves."""
     module = importlib.import_module(f"heist_envs.{name}_v0")

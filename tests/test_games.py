@@ -45,13 +45,29 @@ def test_pettingzoo_parallel_api_after_turn_based_conversion(name, num_players):
 
 @pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)
 def test_pettingzoo_parallel_env_passes_the_parallel_api_and_seed_tests(name, num_players):
-    """Issue 29 item 7. parallel_seed_test steps unmasked random actions: illegal ones end the
-    game here, as in state_test."""
+    """Issue 29 item 7; issue 52 item 11: parallel_seed_test samples every agent's action
+    unmasked, and the default env (which raises on an illegal action) passes it."""
     module = importlib.import_module(f"heist_envs.{name}_v0")
     parallel_api_test(module.parallel_env(num_players=num_players), num_cycles=300)
-    parallel_seed_test(
-        lambda: module.parallel_env(num_players=num_players, illegal_action="terminate")
-    )
+    parallel_seed_test(lambda: module.parallel_env(num_players=num_players))
+
+
+@pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)
+def test_parallel_env_samples_legal_actions_for_a_whole_game(name, num_players):
+    """Issue 52 item 11: unmasked samples are legal for the agent to act, so a parallel loop
+    of ``action_space(agent).sample()`` plays a game to its end, the same game twice."""
+    module = importlib.import_module(f"heist_envs.{name}_v0")
+    records = []
+    for _ in range(2):
+        env = module.parallel_env(num_players=num_players)
+        env.reset(seed=3)
+        for i, agent in enumerate(env.possible_agents):
+            env.action_space(agent).seed(i)
+        while env.agents:
+            env.step({agent: env.action_space(agent).sample() for agent in env.agents})
+        assert env.unwrapped.outcome()["status"] in ("terminated", "truncated")
+        records.append(env.unwrapped.actions)
+    assert records[0] == records[1]
 
 
 @pytest.mark.parametrize(("name", "num_players"), GAME_COUNTS)

@@ -10,8 +10,10 @@ only, up to ``MAX_RECORD_BYTES``.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import json
+import socket
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -314,6 +316,22 @@ def is_loopback(host) -> bool:
         return False
 
 
+def listening_socket(host, port) -> socket.socket:
+    """A socket bound to ``host:port`` as uvicorn binds one, or a ValueError saying why not
+    (uvicorn would log the error and exit, or print a traceback for a port out of range)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        why = error.strerror or str(error)
+        if error.errno == errno.EADDRINUSE:
+            why += ": another program listens there; choose another --port"
+        raise ValueError(f"cannot listen on {host}:{port}: {why}") from None
+    return sock
+
+
 def serve(host="127.0.0.1", port=8000, agents=()):
     """Run the web table until interrupted; ``agents``: specs its menu offers besides."""
     import uvicorn
@@ -321,7 +339,8 @@ def serve(host="127.0.0.1", port=8000, agents=()):
     for spec in agents:
         parse_entrant(spec)  # a bad spec stops here, with its one-line error
 
+    sock = listening_socket(host, port)
     allowed = ["127.0.0.1", "localhost", host] if is_loopback(host) else None
     print(f"heist web table on http://{host}:{port}/ (Ctrl-C stops it)")
     app = create_app(allowed_hosts=allowed, agents=tuple(agents))
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run([sock])

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from heist_envs.core.catalog import get_game, is_registered
 from heist_envs.core.errors import CallOrderError, GameRecordError, IllegalActionError
@@ -430,6 +431,37 @@ class HeistEnv(AECEnv):
                 info = {k: v[seat] for k, v in results.items() if _is_number(v[seat])}
                 info["provisional"] = float(status != TERMINATED)
                 self.infos[agent] = info
+
+
+class LegalActionSpace(spaces.Discrete):
+    """An agent's action space in :class:`HeistParallelEnv`: ``sample()`` without a mask
+    draws among the actions the agent may take now, as ``sample(mask)`` does with its
+    observation's mask (an agent not to act has none: ``start``, which the env ignores). A
+    parallel loop samples every agent's action at once and unmasked (PettingZoo's
+    ``parallel_seed_test`` does), and only one agent is to act."""
+
+    def __init__(self, env: HeistEnv, agent: str):
+        super().__init__(env.game.num_actions)
+        self._env = env
+        self._agent = agent
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self._env.agents:
+            mask = self._env.observe(self._agent)["action_mask"]
+        return super().sample(mask, probability)
+
+
+class HeistParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """A :class:`HeistEnv` as a PettingZoo ``ParallelEnv``, through PettingZoo's turn-based
+    conversion (one agent acts per step; the others' actions are ignored), with action spaces
+    that sample legal actions (:class:`LegalActionSpace`)."""
+
+    def __init__(self, aec_env: HeistEnv):
+        super().__init__(aec_env)
+        self._action_spaces = {a: LegalActionSpace(aec_env, a) for a in aec_env.possible_agents}
+
+    def action_space(self, agent):
+        return self._action_spaces[agent]
 
 
 def _state_fields(game: Game) -> list[str]:

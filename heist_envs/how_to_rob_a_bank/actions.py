@@ -38,6 +38,9 @@ NUM_ACTIONS = 57
 
 
 def _plan_name(k, side=None):
+    """``PLAN_k`` with both sides' card k; with the acting ``side`` known, "plan <its card>"."""
+    if side is not None and k < len(CARD_NAMES[side]):
+        return f"plan {CARD_NAMES[side][k]}"
     names = []
     for i, label in ((1, "robber"), (0, "bank")):
         if side is None or side == i:
@@ -47,7 +50,8 @@ def _plan_name(k, side=None):
 
 
 def action_name(action, s=None):
-    """A readable name; with a state, PLAN names only the acting side's card."""
+    """A readable name; with a state, a PLAN action is named by the acting side's card
+    ("plan Tackle")."""
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
         raise ValueError(f"how_to_rob_a_bank: action {a} is out of range 0..{NUM_ACTIONS - 1}")

@@ -12,6 +12,7 @@ from heist_envs.how_to_rob_a_bank.actions import (
     GUARD_1_MOVE_E,
     NUM_ACTIONS,
     PLAN_3,
+    PLAN_5,
     VEHICLE_CW,
 )
 from heist_envs.how_to_rob_a_bank.components import DECK_COUNTS, TILE_NAMES
@@ -42,7 +43,8 @@ def test_action_names_are_readable():
     assert len(set(names)) == NUM_ACTIONS
     s = new_game()
     play(GAME, s, VEHICLE_CW)
-    assert GAME.action_name(PLAN_3, s) == "PLAN_3 (Tackle)"  # the bank plans
+    assert GAME.action_name(PLAN_3, s) == "plan Tackle"  # the bank plans
+    assert GAME.action_name(PLAN_5, s) == "PLAN_5 (unused)"  # the bank has no card 5
     with pytest.raises(ValueError, match="out of range"):
         GAME.action_name(NUM_ACTIONS)
 

@@ -6,6 +6,7 @@ retakes the web table page's pictures; by default a temporary folder)."""
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -152,15 +153,18 @@ def test_replay_a_saved_record_back_and_forth_and_from_each_seat(page, tmp_path)
     page.wait_for_selector('#board[data-step="0"][data-seat="1"]')
 
 
-def slow_fetches(page, path_part, delays_ms):
-    """Reload the page with its requests to URLs holding ``path_part`` held back: the k-th
-    by ``delays_ms[k]`` (the last delay for the rest), as a busy server answers."""
+def slow_fetches(page, path_part, delays_ms, method=None):
+    """Reload the page with its requests to URLs holding ``path_part`` (of ``method``, if
+    given) held back: the k-th by ``delays_ms[k]`` (the last delay for the rest), as a busy
+    server answers."""
     page.add_init_script(
         f"""(() => {{
             const realFetch = window.fetch, delays = {json.dumps(delays_ms)};
+            const method = {json.dumps(method)};
             let calls = 0;
             window.fetch = async (url, options) => {{
-                if (String(url).includes({json.dumps(path_part)})) {{
+                const held = !method || (options?.method || "GET") === method;
+                if (held && String(url).includes({json.dumps(path_part)})) {{
                     const wait = delays[Math.min(calls++, delays.length - 1)];
                     await new Promise((resolve) => setTimeout(resolve, wait));
                 }}
@@ -344,3 +348,66 @@ def test_a_replay_labels_the_seats_with_the_agents_that_played(page, tmp_path):
     page.wait_for_selector('#board[data-game="art_robbery"][data-step="0"]')
     labels = page.locator("#board .player .who small").all_text_contents()
     assert labels == ["heuristic", "ppo"]
+
+
+def test_every_seat_starts_with_an_agent_and_the_button_says_watch_or_play(page):
+    """Issue 52 item 9: seat 0 defaulted to you, so watching meant changing it first."""
+    page.wait_for_selector("#new-game:not([hidden]) .seat-player")
+    page.select_option("#game", "how_to_rob_a_bank")
+    page.select_option("#num-players", "2")
+    seats = page.locator(".seat-player")
+    assert [seats.nth(k).input_value() for k in range(seats.count())] == ["heuristic"] * 3
+    assert page.text_content("#start") == "Watch"
+    page.select_option('.seat-player[data-seat="1"]', "human")
+    assert page.text_content("#start") == "Play"
+    page.select_option('.seat-player[data-seat="1"]', "random")
+    assert page.text_content("#start") == "Watch"
+    page.click("#start")
+    page.wait_for_selector('#board[data-game="how_to_rob_a_bank"]')
+    assert page.text_content("#title") == "How to Rob a Bank · watch"
+    assert page.locator("#actions button.legal").count() == 0
+
+
+def test_the_page_says_what_it_loads_and_how_long_an_agent_thinks(page, screenshots):
+    """Issue 52 item 9: the first table with search and network seats showed nothing for
+    30 s or more (here the server's answers are held back instead)."""
+    slow_fetches(page, "/api/tables", [2500], method="POST")
+    slow_fetches(page, "/advance", [3500])
+    page.click("#show-new")
+    page.select_option("#game", "how_to_rob_a_bank")
+    page.select_option("#num-players", "2")
+    for k, who in enumerate(["random", "heuristic", "heuristic"]):
+        page.select_option(f'.seat-player[data-seat="{k}"]', who)
+    page.click("#start")
+    loading = page.locator("#loading")
+    assert loading.is_visible()  # at once, before the server answers
+    assert loading.text_content().startswith(
+        "Setting up the table: loading random for bank; heuristic for robber_yellow, robber_red…"
+    )
+    page.wait_for_function("document.getElementById('loading').textContent.includes('… 1 s')")
+    page.mouse.move(0, 0)
+    page.locator("#new-game").screenshot(path=os.path.join(screenshots, "loading.png"))
+    page.wait_for_selector('#board[data-game="how_to_rob_a_bank"]')
+    assert loading.is_hidden()
+    page.wait_for_function(
+        "/ · thinking… [2-9] s$/.test(document.getElementById('status').textContent)"
+    )
+    status = page.text_content("#status")
+    assert re.fullmatch(r"To act: \w+ \((random|heuristic)\) · thinking… \d s", status), status
+
+
+def test_how_to_rob_a_bank_buttons_and_log_name_the_cards_planned(page, tmp_path):
+    """Issue 52 item 9: the buttons and the log showed raw names (``PLAN_0 (Move)``)."""
+    rng = np.random.default_rng(0)
+    start_game(page, "how_to_rob_a_bank", 2, ["random", "human", "human"], seed=7)
+    turn = next_turn(page)
+    while not page.locator("#actions button.legal", has_text="plan ").count():
+        click_legal_action(page, turn, rng)
+        turn = next_turn(page)
+    buttons = page.locator("#actions button.legal").all_text_contents()
+    assert buttons and all(b.startswith("plan ") and "PLAN_" not in b for b in buttons), buttons
+    page.mouse.move(0, 0)
+    page.screenshot(path=tmp_path / "how_to_rob_a_bank-plan.png", full_page=True)
+    click_legal_action(page, turn, rng)
+    log = page.locator("#log li").all_text_contents()
+    assert any(" plan " in entry for entry in log) and not any("PLAN_" in e for e in log), log

@@ -4,6 +4,9 @@ moves and records checked as the Python API checks them, nothing hidden sent to 
 import html
 import http.client
 import json
+import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -314,3 +317,31 @@ def test_heist_serve_binds_to_loopback_unless_told(monkeypatch):
     cli.main(["serve"])
     cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"])
     assert calls == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+
+
+def heist_serve(*args):
+    command = [sys.executable, "-m", "experiments.cli", "serve", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_a_port_out_of_range_gets_one_line_naming_the_range(port):
+    """Issue 52 item 5: ``--port 99999`` printed 72 lines and 3 tracebacks."""
+    done = heist_serve("--port", port)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"heist serve: error: --port must be 1 to 65535, got {port}"
+    ]
+
+
+def test_a_port_in_use_gets_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = heist_serve("--port", str(port))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"heist serve: error: cannot listen on 127.0.0.1:{port}: Address already in use: "
+        "another program listens there; choose another --port"
+    ]

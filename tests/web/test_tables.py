@@ -116,3 +116,23 @@ def test_a_downloaded_record_names_who_played_and_its_replay_shows_them():
     for players in ("random", [1, 2], ["x" * 101]):
         with pytest.raises(GameRecordError, match="'players' must be a list"):
             GameRecord.from_json(json.dumps({**json.loads(text), "players": players}))
+
+
+def test_how_to_rob_a_bank_names_the_plan_cards_in_the_buttons_and_the_log():
+    """Issue 52 item 9: the buttons and the log showed the action table's raw names
+    (``PLAN_0 (Move)``); they show the game's names for people, the acting side's card."""
+    from heist_envs.how_to_rob_a_bank.components import CARD_NAMES
+
+    table = new_table("how_to_rob_a_bank", 2, ["human"] * 3, seed=1)
+    offered = {0: set(), 1: set()}  # side (0 the bank, 1 the robbers) -> plan buttons
+    while len(table.moves) < 30:
+        actor = table.actor()
+        legal = table.view(actor)["legal"]
+        names = [move["name"] for move in legal]
+        offered[min(actor, 1)].update(n for n in names if n.startswith("plan "))
+        table.play(legal[-1]["action"])
+    log = [move.name for move in table.moves]  # the log beside the table lists these
+    assert not [n for n in log + sorted(offered[0] | offered[1]) if "PLAN_" in n]
+    for side, cards in enumerate(CARD_NAMES):
+        assert offered[side] and offered[side] <= {f"plan {card}" for card in cards}
+    assert any(name.startswith("plan ") for name in log)

@@ -38,6 +38,23 @@ function say(text) {
   box.hidden = !text;
 }
 
+// Calls show(seconds) now and each second until the function returned is called: a wait
+// the page names, with how long it has lasted.
+function counting(show) {
+  const start = Date.now();
+  const tick = () => show(Math.floor((Date.now() - start) / 1000));
+  tick();
+  const timer = setInterval(tick, 1000);
+  return () => clearInterval(timer);
+}
+
+// "ismcts for bank; ppo for robber_yellow, robber_red": each agent chosen and its seats.
+function agentsBySeat(seats, players) {
+  const seatsOf = new Map();
+  players.forEach((who, k) => who !== "human" && seatsOf.set(who, [...(seatsOf.get(who) || []), seats[k]]));
+  return [...seatsOf].map(([who, names]) => `${who} for ${names.join(", ")}`).join("; ");
+}
+
 // Setting up games ---------------------------------------------------------------------------
 
 function fillSetup() {
@@ -55,16 +72,33 @@ function fillSeats() {
   $("seat-choices").innerHTML = seats
     .map((name, k) => {
       const options = ui.setup.players
-        .map((p) => `<option value="${p}" ${p === (k === 0 ? "human" : "heuristic") ? "selected" : ""}>${p === "human" ? "you" : p}</option>`)
+        .map((p) => `<option value="${p}" ${p === "heuristic" ? "selected" : ""}>${p === "human" ? "you" : p}</option>`)
         .join("");
       return `<label>${escapeHtml(name)} <select class="seat-player" data-seat="${k}">${options}</select></label>`;
     })
     .join("");
+  nameStart();
+}
+
+const chosenPlayers = () => [...document.querySelectorAll(".seat-player")].map((s) => s.value);
+
+// Watching is the default (an agent in every seat); the button says what it will start.
+function nameStart() {
+  $("start").textContent = chosenPlayers().includes("human") ? "Play" : "Watch";
 }
 
 async function startGame(event) {
   event.preventDefault();
-  const players = [...document.querySelectorAll(".seat-player")].map((s) => s.value);
+  const players = chosenPlayers();
+  const game = ui.setup.games.find((g) => g.name === $("game").value);
+  const agents = agentsBySeat(game.seats[$("num-players").value], players);
+  const loading = $("loading");
+  loading.hidden = false;
+  const stop = counting((s) => {
+    loading.innerHTML = `Setting up the table: loading ${escapeHtml(agents || "the game")}… ${s} s
+      <small>The first table of a server takes longest: agents load their networks, and a
+      search agent compiles its search at its first move.</small>`;
+  });
   $("start").disabled = true;
   $("start").textContent = "Starting…";
   try {
@@ -79,8 +113,10 @@ async function startGame(event) {
   } catch (e) {
     say(e.message);
   } finally {
+    stop();
+    loading.hidden = true;
     $("start").disabled = false;
-    $("start").textContent = "Start";
+    nameStart();
   }
 }
 
@@ -170,7 +206,11 @@ function schedule(view) {
 async function advance() {
   if (ui.busy) return;
   ui.busy = true;
-  const thinking = setTimeout(() => ($("status").textContent += " · thinking…"), 300);
+  const status = $("status").textContent;
+  let stop = () => {};
+  const thinking = setTimeout(() => {
+    stop = counting((s) => ($("status").textContent = `${status} · thinking…${s ? ` ${s} s` : ""}`));
+  }, 300);
   try {
     await post(`/api/tables/${ui.table}/advance`);
   } catch (e) {
@@ -178,6 +218,7 @@ async function advance() {
     say(e.message);
   } finally {
     clearTimeout(thinking);
+    stop();
     ui.busy = false;
   }
   ui.step = null;
@@ -281,6 +322,7 @@ const setupLoaded = api("/api/setup");
 async function init() {
   $("game").onchange = fillSetup;
   $("num-players").onchange = fillSeats;
+  $("seat-choices").onchange = nameStart;
   $("new-form").onsubmit = startGame;
   $("replay-form").onsubmit = loadRecord;
   $("show-new").onclick = () => { $("new-game").hidden = false; $("replay").hidden = true; };
