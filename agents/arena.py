@@ -22,8 +22,10 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -39,9 +41,11 @@ from tqdm import tqdm
 import heist_envs
 from heist_envs.core.game import Game, normalize_seed
 
+from . import isolation
 from .base import InfoSet
-from .registry import make_agent, parse_spec
-from .stats import mean_interval, wilson_interval
+from .isolation import STOP_GRACE, SeatFailure, SeatProcesses, ctrl_c_ignored
+from .registry import AgentBuildError, error_text, is_outside, make_agent, parse_spec
+from .stats import interval_text, mean_interval, wilson_interval
 
 log = logging.getLogger(__name__)
 
@@ -85,16 +89,26 @@ FORFEIT_REASONS = ("illegal action", "error", "timeout", "crash")
 
 
 def run_game(
-    env, agents, seed=None, options=None, on_step=None, forfeit=False, time_limits=None, watch=None
+    env,
+    agents,
+    seed=None,
+    options=None,
+    on_step=None,
+    forfeit=False,
+    time_limits=None,
+    watch=None,
+    owners=None,
 ):
     """Play one game in ``env`` (reset first); ``agents[k]`` plays seat k.
 
     An illegal action raises :class:`~heist_envs.core.errors.IllegalActionError` and an
     exception from an agent propagates; with ``forfeit=True`` either ends the game as a loss
     for that seat's side (see :class:`GameResult`), as does a decision of seat k that takes
-    longer than ``time_limits[k]`` seconds (None: no limit). ``watch``, a shared array of three
-    numbers, is kept up to date for a parent process: the seat deciding, the decision number,
-    and when the decision began (``time.monotonic()``; 0 between decisions).
+    longer than ``time_limits[k]`` seconds (None: no limit). ``owners`` (who holds each seat,
+    e.g. an entrant's index) makes a forfeit lose every seat of the offender's owner too.
+    ``watch``, a shared array (see :data:`WATCH`), is kept up to date for a parent process:
+    the seat deciding, the decision number, when the decision began (``time.monotonic()``; 0
+    between decisions), and each seat's decisions so far.
     """
     if len(agents) != len(env.possible_agents):
         raise ValueError(
@@ -117,20 +131,23 @@ def run_game(
             env.step(None)
             continue
         if watch is not None:
-            watch[0], watch[1], watch[2] = seat, decisions, time.monotonic()
+            watch[WATCH_SEAT], watch[WATCH_DECISION] = seat, decisions
+            watch[WATCH_BEGAN] = time.monotonic()
         started, wall = time.process_time(), time.perf_counter()
         try:
             action = decide(agents[seat], observation, env, seat)
             failure = None
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # sys.exit in an agent is its failure too
             if not forfeit:
                 raise
             failure = {"reason": "error", "detail": f"{type(error).__name__}: {error}"}
+            if isinstance(error, SeatFailure):  # an agent in a process of its own
+                failure = {"reason": error.reason, "detail": error.detail}
         elapsed = time.perf_counter() - wall
-        if watch is not None:
-            watch[2] = 0.0
         act_cpu_seconds[seat] += time.process_time() - started
         seat_decisions[seat] += 1
+        if watch is not None:
+            watch[WATCH_BEGAN], watch[WATCH_DECISIONS + seat] = 0.0, seat_decisions[seat]
         limit = time_limits[seat] if time_limits else None
         if forfeit and not failure:
             if limit and elapsed > limit:
@@ -138,9 +155,11 @@ def run_game(
             elif not is_legal(action, observation["action_mask"]):
                 failure = illegal_action(env, action)
         if failure:
-            result = forfeit_result(env.game, env.num_players, seat, decisions, **failure)
-            result.seat_decisions, result.act_cpu_seconds = seat_decisions, act_cpu_seconds
-            return result
+            game, players = env.game, env.num_players
+            return forfeit_result(
+                game, players, seat, decisions, **failure, owners=owners,
+                seat_decisions=seat_decisions, act_cpu_seconds=act_cpu_seconds,
+            )  # fmt: skip
         if on_step:
             on_step(env, name, action)
         env.step(action)
@@ -158,13 +177,18 @@ def run_game(
     )
 
 
+#: the parts of a ``watch`` array (:func:`run_game`): the seat deciding (-1: none), the
+#: decision number (-1: building seat's agent), when it began, then each seat's decisions
+WATCH_SEAT, WATCH_DECISION, WATCH_BEGAN, WATCH_DECISIONS = 0, 1, 2, 3
+
+
+def is_action_id(action) -> bool:
+    """An integer, not a bool (``True`` is no action id, though Python counts it as 1)."""
+    return isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+
+
 def is_legal(action, mask) -> bool:
-    return (
-        isinstance(action, (int, np.integer))
-        and not isinstance(action, bool)
-        and 0 <= action < len(mask)
-        and bool(mask[action])
-    )
+    return is_action_id(action) and 0 <= action < len(mask) and bool(mask[action])
 
 
 def decide(agent, observation, env, seat):
@@ -177,7 +201,7 @@ def decide(agent, observation, env, seat):
 
 def illegal_action(env, action) -> dict:
     """The forfeit fields of an illegal ``action``: reason, detail, the action and its name."""
-    in_range = isinstance(action, (int, np.integer)) and 0 <= action < env.game.num_actions
+    in_range = is_action_id(action) and 0 <= action < env.game.num_actions
     described = {
         "action": int(action) if in_range else repr(action)[:100],
         "action_name": env.action_name(int(action)) if in_range else "not an action id",
@@ -186,11 +210,26 @@ def illegal_action(env, action) -> dict:
     return {"reason": "illegal action", "detail": detail, **described}
 
 
-def forfeit_result(game, num_players, seat, decision, reason, detail, **extra) -> GameResult:
+def forfeit_result(
+    game,
+    num_players,
+    seat,
+    decision,
+    reason,
+    detail,
+    owners=None,
+    seat_decisions=None,
+    act_cpu_seconds=None,
+    **extra,
+) -> GameResult:
     """The result of a game that ``seat`` lost at decision number ``decision`` for ``reason``
-    (one of :data:`FORFEIT_REASONS`), described by ``detail``."""
+    (one of :data:`FORFEIT_REASONS`), described by ``detail``: -1 to the seats of its side
+    and, with ``owners`` (who holds each seat), to every other seat its owner holds; +1 to
+    the others. ``seat_decisions`` and ``act_cpu_seconds`` (default 0 each) are per seat."""
     teams = game.teams(num_players)
-    rewards = [-1.0 if team == teams[seat] else 1.0 for team in teams]
+    owners = owners or list(range(len(teams)))
+    lost = [teams[k] == teams[seat] or owners[k] == owners[seat] for k in range(len(teams))]
+    rewards = [-1.0 if lose else 1.0 for lose in lost]
     described = {
         "seat": seat,
         "agent": game.agent_names(num_players)[seat],
@@ -205,8 +244,8 @@ def forfeit_result(game, num_players, seat, decision, reason, detail, **extra) -
         False,
         decision,
         described,
-        seat_decisions=[0] * len(rewards),
-        act_cpu_seconds=[0.0] * len(rewards),
+        seat_decisions=list(seat_decisions or [0] * len(rewards)),
+        act_cpu_seconds=list(act_cpu_seconds or [0.0] * len(rewards)),
     )
 
 
@@ -236,33 +275,69 @@ class Entrant:
     the game, one per seat and game, so they need not pickle (the factory must, to run in
     parallel: a module-level function or ``functools.partial`` does). ``time_limit`` is the
     most seconds one of its decisions may take (None: no limit); past it, the game is lost.
+    ``spec`` is the spec as the user wrote it, for messages.
+
+    An outside agent (a spec naming a module, a file or an installed package's agent) is
+    :attr:`isolated`: it plays in a process of its own, which is sent only its seat's
+    observations and action masks (:mod:`agents.isolation`), unless ``trusted``: then it
+    plays in the game's process, like the built-in agents and factories, where it could
+    read the whole game.
     """
 
     label: str
     agent: str | Callable
     kwargs: dict = field(default_factory=dict)
     time_limit: float | None = None
+    spec: str | None = None
+    trusted: bool = False
 
     def __post_init__(self):
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError(
-                f"agent {self.label!r}: the time limit must be a positive number of seconds, "
-                f"got {self.time_limit}"
-            )
+        check_time_limit(self.time_limit, f"agent {self.label!r}: ")
+
+    @property
+    def isolated(self) -> bool:
+        """Whether its agents play in processes of their own (see the class docstring)."""
+        return not self.trusted and isinstance(self.agent, str) and is_outside(self.agent)
 
     def build(self, game_name, seed=None, num_players=None):
+        """One agent, built in this process."""
         if isinstance(self.agent, str):
-            return make_agent(self.agent, game_name, seed, num_players, **self.kwargs)
+            target, spec, kwargs = self.made_by
+            return make_agent(target, game_name, seed, num_players, spec=spec, **kwargs)
         return self.agent(game_name, seed=seed, **self.kwargs)
 
+    @property
+    def made_by(self) -> tuple:
+        """What :func:`~agents.registry.make_agent` builds its agents from: the spec's target,
+        the spec as written and the parameters."""
+        return self.agent, self.spec or self.label, self.kwargs
 
-def parse_entrant(text: str) -> Entrant:
+    def check(self, game_name, num_players=None):
+        """Raise what building one of its agents would (a ValueError saying what is wrong,
+        or the agent's own error); an isolated entrant is built in a process of its own."""
+        if self.isolated:
+            isolation.check(self.made_by, game_name, num_players)
+        else:
+            self.build(game_name, seed=0, num_players=num_players)
+
+
+def check_time_limit(seconds, whose=""):
+    """A ValueError unless ``seconds`` is None (no limit) or a positive number."""
+    if seconds is not None and not seconds > 0:
+        raise ValueError(
+            f"{whose}the time limit must be a positive number of seconds, got {seconds}"
+        )
+
+
+def parse_entrant(text: str, trusted: bool = False) -> Entrant:
     """An entrant from an agent spec (:mod:`agents.registry`): ``name`` or
     ``name:key=value,key=value`` (values as Python literals, else strings), e.g.
     ``ismcts:simulations=200``, ``package.module:Name[:key=value,...]`` or
-    ``path/to/file.py:Name[:key=value,...]``; a bad spec raises a ValueError."""
-    target, kwargs = parse_spec(text)
-    return Entrant(text, target, kwargs)
+    ``path/to/file.py:Name[:key=value,...]``; a bad spec raises a ValueError. An outside
+    agent's code is loaded here only if it is ``trusted`` (see :class:`Entrant`): an isolated
+    one's is loaded in its own processes (:meth:`Entrant.check` checks it there)."""
+    target, kwargs = parse_spec(text, load_code=trusted)
+    return Entrant(text, target, kwargs, spec=text, trusted=trusted)
 
 
 def _same_instance(instance, game_name, seed=None):
@@ -358,42 +433,69 @@ def game_record(task, labels, result: GameResult) -> dict:
 
 class _Table:
     """Plays tournament games: one environment, reused, in this process or a worker (whose
-    ``watch`` array tells the parent which seat is busy, see :func:`run_game`)."""
+    ``watch`` array tells the parent which seat is busy, see :func:`run_game`). Isolated
+    entrants play through ``processes`` (:mod:`agents.isolation`); building one of their
+    agents may take ``build_limit`` seconds where the entrant has a time limit."""
 
-    def __init__(self, game_name, num_players, options, entrants, watch=None):
+    def __init__(
+        self, game_name, num_players, options, entrants, build_limit, watch=None, processes=None
+    ):
         self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
         self.entrants = entrants
         self.sides = side_seats(self.env.game, self.env.num_players)
+        self.build_limit = build_limit
         self.watch = watch
+        self.processes = processes
 
     def play(self, task) -> dict:
+        if self.watch is not None:
+            self.watch[WATCH_DECISIONS:] = [0] * (len(self.watch) - WATCH_DECISIONS)
         try:
             return self._play(task)
         finally:
             if self.watch is not None:  # between games: a crash now is no seat's
-                self.watch[0], self.watch[1], self.watch[2] = -1, 0, 0.0
+                self.watch[WATCH_SEAT], self.watch[WATCH_BEGAN] = -1, 0.0
 
     def _play(self, task) -> dict:
         game, num_players = self.env.game, self.env.num_players
-        owners = [self.entrants[i] for i in seat_entrants(self.sides, task[2])]
-        labels = [entrant.label for entrant in owners]
+        owners = seat_entrants(self.sides, task[2])
+        labels = [self.entrants[i].label for i in owners]
         agents = []
-        for k, entrant in enumerate(owners):
+        for k, owner in enumerate(owners):
             if self.watch is not None:  # decision -1: building seat k's agent
-                self.watch[0], self.watch[1], self.watch[2] = k, -1, time.monotonic()
+                self.watch[WATCH_SEAT], self.watch[WATCH_DECISION] = k, -1
+                self.watch[WATCH_BEGAN] = time.monotonic()
             try:
-                agents.append(entrant.build(game.name, agent_seed(task[1], k), num_players))
-            except Exception as error:  # the agent's own code: its loss, not the run's end
-                detail = f"building the agent: {type(error).__name__}: {error}"
-                return game_record(
-                    task, labels, forfeit_result(game, num_players, k, 0, "error", detail)
-                )
+                agents.append(self._build(self.entrants[owner], owners[:k].count(owner), task, k))
+            except (Exception, SystemExit) as error:  # the agent's own: its loss, not the run's
+                if isinstance(error, SeatFailure):
+                    reason, detail = error.reason, error.detail
+                else:
+                    why = error.reason if isinstance(error, AgentBuildError) else None
+                    reason, detail = "error", f"building the agent: {why or error_text(error)}"
+                lost = forfeit_result(game, num_players, k, 0, reason, detail, owners)
+                return game_record(task, labels, lost)
         if self.watch is not None:
-            self.watch[2] = 0.0
-        limits = [entrant.time_limit for entrant in owners]
-        watch = self.watch
-        result = run_game(self.env, agents, task[1], forfeit=True, time_limits=limits, watch=watch)
+            self.watch[WATCH_BEGAN] = 0.0
+        limits = [self.entrants[i].time_limit for i in owners]
+        result = run_game(
+            self.env, agents, task[1], forfeit=True, time_limits=limits, watch=self.watch,
+            owners=owners,
+        )  # fmt: skip
         return game_record(task, labels, result)
+
+    def _build(self, entrant, slot, task, seat):
+        """Seat ``seat``'s agent: the entrant's ``slot``-th seat of this game."""
+        game, num_players = self.env.game, self.env.num_players
+        seed = agent_seed(task[1], seat)
+        if not entrant.isolated:
+            return entrant.build(game.name, seed, num_players)
+        limit = entrant.time_limit
+        process = self.processes.get(entrant.label, slot)
+        return process.build(
+            entrant.made_by, game.name, seed, num_players, seat, limit,
+            limit and max(limit, self.build_limit),
+        )  # fmt: skip
 
 
 def agent_seed(game_seed, seat) -> int:
@@ -432,44 +534,61 @@ class TournamentPlan:
 
     @property
     def table_args(self) -> tuple:
-        return (self.game.name, self.num_players, self.options, self.entrants)
+        return (self.game.name, self.num_players, self.options, self.entrants, BUILD_TIME_LIMIT)
+
+    @property
+    def num_seats(self) -> int:
+        return self.game.num_seats(self.num_players)
 
     def time_limit(self, task, seat) -> float | None:
-        return self.entrants[seat_entrants(self.sides, task[2])[seat]].time_limit
+        """The limit the parent process watches ``seat``'s decisions for: none for an
+        isolated entrant, whose game's process stops its agent's process itself."""
+        entrant = self.entrants[seat_entrants(self.sides, task[2])[seat]]
+        return None if entrant.isolated else entrant.time_limit
 
-    def lost(self, task, seat, decision, reason, detail) -> dict:
+    def lost(self, task, seat, decision, reason, detail, seat_decisions) -> dict:
         """The record of a game that ``seat`` lost where its worker could not say so (it died,
-        or was stopped)."""
-        labels = [self.entrants[i].label for i in seat_entrants(self.sides, task[2])]
-        result = forfeit_result(self.game, self.num_players, seat, decision, reason, detail)
+        or was stopped), with each seat's decisions until then."""
+        owners = seat_entrants(self.sides, task[2])
+        labels = [self.entrants[i].label for i in owners]
+        result = forfeit_result(
+            self.game, self.num_players, seat, decision, reason, detail, owners, seat_decisions
+        )
         return game_record(task, labels, result)
+
+
+def check_count(name, value, allow_none=False):
+    """A ValueError unless ``value`` is a whole number of at least 1 (or None, if allowed)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be at least 1 (a whole number), got {value!r:.40}")
 
 
 def plan_tournament(
     game_name, agents, games=100, num_players=None, seed=None, options=None
 ) -> TournamentPlan:
-    """The games of a :func:`tournament`, checked and seeded, not yet played."""
+    """The games of a :func:`tournament`, checked and seeded, not yet played (bad numbers are
+    refused before any agent is loaded)."""
     game = heist_envs.get_game(game_name)
     num_players = game.check_players(num_players)
     game.check_options(options)
+    check_count("games", games)
+    seed = normalize_seed(seed)
     entrants = unique_labels([as_entrant(a) for a in agents])
     if not entrants:
         raise ValueError("a tournament needs at least one agent")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
     for entrant in entrants:  # fail here, not in a worker, if one cannot be built
         try:
-            entrant.build(game.name, seed=0, num_players=num_players)
+            entrant.check(game.name, num_players)
         except ValueError:
             raise
         except Exception as error:
-            raise ValueError(
-                f"agent {entrant.label!r} cannot be built: {type(error).__name__}: {error}"
-            ) from error
+            why = error_text(error)
+            raise ValueError(f"agent {entrant.label!r} cannot be built: {why}") from error
     sides = side_seats(game, num_players)
     seatings = schedule(len(entrants), len(sides))
     total = -(-games // len(seatings)) * len(seatings)
-    seed = normalize_seed(seed)
     seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
     tasks = [(i, seeds[i], seatings[i % len(seatings)]) for i in range(total)]
     return TournamentPlan(game, num_players, options, seed, entrants, sides, tasks)
@@ -489,85 +608,193 @@ def tournament(
 
     The games cycle through :func:`schedule`'s seatings (the count is rounded up to a whole
     number of them, so every entrant holds every side equally often); game i's seed is drawn
-    from ``seed``. See :func:`play_tournaments` for who plays them where and how a failing
-    agent loses a game.
+    from ``seed``. See :func:`play_tournaments` for who plays them where, how a failing
+    agent loses a game, and what Ctrl-C keeps.
     """
+    check_count("workers", workers, allow_none=True)
     plan = plan_tournament(game_name, agents, games, num_players, seed, options)
-    return play_tournaments([plan], workers, progress)[0]
+    try:
+        return play_tournaments([plan], workers, progress)[0]
+    except TournamentInterrupted as stop:
+        raise TournamentInterrupted(stop.results) from None
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`play_tournaments`: ``results`` holds every tournament's games
+    finished so far, summarised (each :attr:`TournamentResult.partial`)."""
+
+    def __init__(self, results):
+        played = sum(len(result.games) for result in results)
+        planned = sum(result.planned_games for result in results)
+        super().__init__(f"{played} of {planned} games finished")
+        self.results = results
 
 
 def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResult]:
-    """Play the games of several :class:`TournamentPlan` on one set of workers.
+    """Play the games of several :class:`TournamentPlan` on one set of workers, the
+    tournaments' games interleaved (each advances at the same pace, so the progress bar's
+    estimate holds for all of them).
 
     ``workers`` processes play them (default: one per core); 1 plays here, unless an entrant
-    has a time limit (a decision past it can only be stopped in another process); entrants
-    that cannot reach a worker (unpicklable, or defined in a notebook) play here too. An
-    agent that gives an illegal action, raises, overruns its time limit or ends its worker
-    process loses that game (:data:`FORFEIT_REASONS`), which is logged and listed in the
-    result; a dead or stopped worker is replaced.
+    that plays in the game's process has a time limit (a decision past it can only be
+    stopped in another process); entrants that cannot reach a worker (unpicklable, or
+    defined in a notebook) play here too. Isolated entrants (:attr:`Entrant.isolated`) play
+    in processes of their own wherever the game is. An agent that gives an illegal action,
+    raises, overruns its time limit or ends its process loses that game
+    (:data:`FORFEIT_REASONS`), which is logged and listed in the result; a dead or stopped
+    worker is replaced. Ctrl-C stops the games: :class:`TournamentInterrupted` then holds
+    those finished so far.
     """
+    check_count("workers", workers, allow_none=True)
     jobs = [(which, task) for which, plan in enumerate(plans) for task in plan.tasks]
+    jobs.sort(key=lambda job: job[1][0] / len(plans[job[0]].tasks))
     workers = min(workers or os.cpu_count() or 1, len(jobs))
-    limited = any(entrant.time_limit for plan in plans for entrant in plan.entrants)
+    limited = any(
+        entrant.time_limit and not entrant.isolated for plan in plans for entrant in plan.entrants
+    )
     if (workers > 1 or limited) and not _shippable([plan.entrants for plan in plans]):
         log.warning("some agents cannot be sent to worker processes: playing in this one")
         workers, limited = 1, False
     records = [[] for _ in plans]
     desc = plans[0].game.name if len({plan.game.name for plan in plans}) == 1 else "games"
     bar = tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress, postfix=STARTING)
-    with bar:
-        if workers == 1 and not limited:
-            tables = {}
-            for k, (which, task) in enumerate(jobs):
-                if which not in tables:
-                    tables[which] = _Table(*plans[which].table_args)
-                records[which].append(_tick(bar, tables[which].play(task), k == 0))
-        else:
-            played = _play_in_workers(plans, jobs, workers, limited)
+    if workers == 1 and not limited:
+        played = _play_here(plans, jobs)
+    else:
+        played = _play_in_workers(plans, jobs, workers, limited)
+    try:
+        with bar, contextlib.closing(played):
             for k, (which, record) in enumerate(played):
                 records[which].append(_tick(bar, record, k == 0))
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(_summaries(plans, records)) from None
+    return _summaries(plans, records)
+
+
+def _summaries(plans, records) -> list[TournamentResult]:
     results = []
     for plan, played in zip(plans, records, strict=True):
         played.sort(key=lambda r: r["game"])
         results.append(
             TournamentResult.build(
-                plan.game, plan.num_players, plan.seed, plan.entrants, plan.sides, played
-            )
+                plan.game,
+                plan.num_players,
+                plan.seed,
+                plan.entrants,
+                plan.sides,
+                played,
+                len(plan.tasks),
+            )  # fmt: skip
         )
     return results
 
 
+def _play_here(plans, jobs):
+    """Play ``jobs`` (plan index, task) in this process, one after another; yields (plan
+    index, record) as games end."""
+    seats = max(plan.num_seats for plan in plans)
+    watch = multiprocessing.RawArray("d", [-1.0, 0.0, 0.0] + [0.0] * seats)
+    processes = SeatProcesses()
+    tables = {}
+    with _told_if_this_process_ends(plans, jobs, watch) as playing:
+        try:
+            for k, (which, task) in enumerate(jobs):
+                if which not in tables:
+                    tables[which] = _Table(*plans[which].table_args, watch, processes)
+                playing(k)
+                yield which, tables[which].play(task)
+        finally:
+            processes.stop()
+
+
+@contextlib.contextmanager
+def _told_if_this_process_ends(plans, jobs, watch):
+    """Say what happened if this process ends in a game, as an agent playing in it can make
+    it (``os._exit``, a crash in compiled code): nothing of it can speak then, so a forked
+    process waits for its end and, if that comes before the games', prints the game, seat
+    and decision, and how to keep a crash to its game. Yields a function that notes which
+    job plays (where there is no ``os.fork``, the function does nothing)."""
+    if not hasattr(os, "fork"):
+        yield lambda k: None
+        return
+    playing = multiprocessing.RawValue("q", -1)
+    read, write = os.pipe()
+    with ctrl_c_ignored(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the fork only waits and writes
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(write)
+                if not os.read(read, 1) and watch[WATCH_SEAT] >= 0:  # ended, in a game
+                    os.write(2, _ended_text(plans, jobs[playing.value], watch).encode())
+            finally:
+                os._exit(0)
+    os.close(read)
+    try:
+        yield lambda k: setattr(playing, "value", k)
+    finally:
+        os.write(write, b"done")
+        os.close(write)
+        os.waitpid(pid, 0)
+
+
+def _ended_text(plans, job, watch) -> str:
+    which, (index, seed, seating) = job
+    plan = plans[which]
+    seat, decision = int(watch[WATCH_SEAT]), int(watch[WATCH_DECISION])
+    label = plan.entrants[seat_entrants(plan.sides, seating)[seat]].label
+    at = "while its agent was built" if decision < 0 else f"at decision {decision}"
+    return (
+        f"{Path(sys.argv[0]).name}: the games were playing in this process (one worker, no time "
+        "limit), and it ended in "
+        f"game {index} of {plan.game.name} at {plan.num_players} players (seed {seed}), seat "
+        f"{seat} ({label}) {at}: an agent playing in it exited or crashed. A time limit "
+        "(--time-limit) or a second worker (--workers 2) plays the games in worker processes, "
+        "where a crash loses only its game.\n"
+    )
+
+
 #: how often (seconds) the parent looks at its workers' decisions when some have time limits
 WATCH_INTERVAL = 0.1
-#: seconds a decision may run past its time limit before its worker is stopped (a decision
-#: that returns within them loses its game in the worker, which carries on)
-STOP_GRACE = 1.0
 #: the most seconds building an agent that has a time limit may take (loading a network can
 #: take longer than a decision may)
 BUILD_TIME_LIMIT = 60.0
 
 
 def _work(conn, watch, tables):
-    """A worker's loop: play the games it is sent (table index, task), send back their records."""
+    """A worker's loop: play the games it is sent (table index, task), send back their
+    records; it ends when sent None, or when the parent ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    isolation.end_with_parent()
     made = {}
-    while (job := conn.recv()) is not None:
-        which, task = job
-        if which not in made:
-            made[which] = _Table(*tables[which], watch=watch)
-        conn.send(made[which].play(task))
+    processes = SeatProcesses()
+    try:
+        while (job := conn.recv()) is not None:
+            which, task = job
+            if which not in made:
+                made[which] = _Table(*tables[which], watch, processes)
+            conn.send(made[which].play(task))
+    except (EOFError, OSError):  # the parent ended
+        pass
+    finally:
+        processes.stop()
 
 
 class _Worker:
     """A worker process, the games sent to it (the first one is playing), and its ``watch``
-    array (see :func:`run_game`)."""
+    array (see :func:`run_game`). Not a daemon: it starts the processes of isolated agents,
+    so whoever starts one (:meth:`start`) stops it (:meth:`stop`) however the games end."""
 
-    def __init__(self, context, tables):
-        self.watch = context.RawArray("d", [-1.0, 0.0, 0.0])
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_work, args=(child, self.watch, tables), daemon=True)
-        self.process.start()
-        child.close()
+    def __init__(self, context, tables, seats):
+        self.watch = context.RawArray("d", [-1.0, 0.0, 0.0] + [0.0] * seats)
+        self.conn, self.child = context.Pipe()
+        self.process = context.Process(target=_work, args=(self.child, self.watch, tables))
         self.jobs = deque()
+
+    def start(self):
+        with ctrl_c_ignored():
+            self.process.start()
+        self.child.close()
 
     def give(self, job):
         self.jobs.append(job)
@@ -586,7 +813,8 @@ class _Worker:
             pass
         job = self.jobs[0]
         plan, task = plans[job[0]], job[1]
-        seat, decision, began = int(self.watch[0]), int(self.watch[1]), self.watch[2]
+        seat, decision = int(self.watch[WATCH_SEAT]), int(self.watch[WATCH_DECISION])
+        began = self.watch[WATCH_BEGAN]
         if self.process.is_alive():
             limit = plan.time_limit(task, seat) if seat >= 0 else None
             if limit and decision < 0:
@@ -599,15 +827,20 @@ class _Worker:
         else:
             code = self.process.exitcode
             reason, detail = "crash", f"the worker process ended (exit code {code})"
+        made = [int(d) for d in self.watch[WATCH_DECISIONS : WATCH_DECISIONS + plan.num_seats]]
         self.stop()
         if seat < 0:
             raise RuntimeError(f"a worker process ended between games ({detail})")
-        return self.jobs.popleft(), plan.lost(task, seat, max(decision, 0), reason, detail)
+        if decision >= 0 and began:  # the decision it was in counts, as a forfeit's does
+            made[seat] += 1
+        lost = plan.lost(task, seat, max(decision, 0), reason, detail, made)
+        return self.jobs.popleft(), lost
 
     def stop(self):
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
+        if self.process.pid is not None:  # started
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join()
         self.conn.close()
 
 
@@ -622,16 +855,22 @@ def _play_in_workers(plans, jobs, workers, limited):
     watched every :data:`WATCH_INTERVAL` seconds."""
     context = multiprocessing.get_context("spawn")
     tables = [plan.table_args for plan in plans]
+    seats = max(plan.num_seats for plan in plans)
     pending = deque(jobs)
-    pool = [_Worker(context, tables) for _ in range(workers)]
+    pool = []
+
+    def hire():
+        pool.append(worker := _Worker(context, tables, seats))
+        worker.start()
+        return worker
 
     def feed(worker):
         while pending and len(worker.jobs) < IN_FLIGHT:
             worker.give(pending.popleft())
 
     try:
-        for worker in pool:
-            feed(worker)
+        for _ in range(workers):
+            feed(hire())
         while busy := [worker for worker in pool if worker.jobs]:
             waits = [w.conn for w in busy] + [w.process.sentinel for w in busy]
             wait(waits, timeout=WATCH_INTERVAL if limited else None)
@@ -645,7 +884,7 @@ def _play_in_workers(plans, jobs, workers, limited):
                     pending.extendleft(reversed(worker.jobs))
                     worker.jobs.clear()
                     if pending:
-                        pool.append(worker := _Worker(context, tables))
+                        worker = hire()
                 feed(worker)
     finally:
         for worker in pool:
@@ -733,8 +972,10 @@ def mean_summary(name, values) -> dict:
     return {f"mean_{name}": mean, f"{name}_low": low, f"{name}_high": high}
 
 
-def entrant_summary(index, label, records, rating) -> dict:
-    """One row of the summary: how entrant ``index`` did over every side it held."""
+def entrant_summary(index, label, records, rating, num_sides) -> dict:
+    """One row of the summary: how entrant ``index`` did over every side it held, and its
+    fair share: the win rate per side held of an entrant as strong as the others, one win
+    in ``num_sides``."""
     held = [
         (side, record["outcomes"][side])
         for record in records
@@ -752,6 +993,7 @@ def entrant_summary(index, label, records, rating) -> dict:
         "seat_games": len(held),
         "wins": wins,
         **rate_summary(wins, len(held)),
+        "fair_share": 1 / num_sides,
         **mean_summary("reward", [outcome.reward for _, outcome in held]),
         **mean_summary("score", [o.score for _, o in held if o.score is not None]),
         **rating,
@@ -772,12 +1014,16 @@ class TournamentResult:
     ``summary`` holds one dict per entrant (columns of ``summary.csv``): ``games`` counts the
     games it sat in, ``seat_games`` the sides it held in them (the count behind its rates: an
     entrant holding two seats of a game plays two seat-games), ``win_rate`` per side held,
-    with its Wilson interval (``win_low``, ``win_high``),
-    ``mean_reward`` and ``mean_score`` with normal intervals, the OpenSkill ``mu``, ``sigma``
+    with its Wilson interval (``win_low``, ``win_high``) and its ``fair_share`` (the win
+    rate of an entrant as strong as the others: 1 / the number of sides, How to Rob a Bank's
+    bank and robbers being two), ``mean_reward`` and ``mean_score`` with normal intervals,
+    the OpenSkill ``mu``, ``sigma``
     and ``ordinal`` (mu - 3 sigma), its win rate in the first seat (the side holding seat 0)
     and elsewhere, their difference ``first_seat_advantage``, and its ``forfeits``.
     ``seats`` holds each side's win rate whoever held it; ``first_seat_advantage`` is the
-    first side's win rate minus the mean over sides.
+    first side's win rate minus the mean over sides. A tournament stopped by Ctrl-C is
+    :attr:`partial`: ``games`` holds those finished of its ``planned_games``, and the seat
+    rotations may not be complete.
     """
 
     game: str
@@ -788,16 +1034,21 @@ class TournamentResult:
     games: list[dict]
     summary: list[dict]
     seats: list[dict]
-    first_seat_advantage: float
+    first_seat_advantage: float | None
+    planned_games: int
+
+    @property
+    def partial(self) -> bool:
+        return len(self.games) < self.planned_games
 
     @classmethod
-    def build(cls, game, num_players, seed, entrants, sides, records):
+    def build(cls, game, num_players, seed, entrants, sides, records, planned_games=None):
         labels = [e.label for e in entrants]
         for record in records:
             record["outcomes"] = side_outcomes(record, sides)
         ratings = rate(labels, records)
         summary = [
-            entrant_summary(index, label, records, ratings[label])
+            entrant_summary(index, label, records, ratings[label], len(sides))
             for index, label in enumerate(labels)
         ]
         names = game.agent_names(num_players)
@@ -813,7 +1064,9 @@ class TournamentResult:
                     **rate_summary(wins, len(records)),
                 }
             )
-        mean_rate = float(np.mean([s["win_rate"] for s in seats]))
+        advantage = None
+        if records:
+            advantage = seats[0]["win_rate"] - float(np.mean([s["win_rate"] for s in seats]))
         return cls(
             game=game.name,
             num_players=num_players,
@@ -823,7 +1076,8 @@ class TournamentResult:
             games=records,
             summary=summary,
             seats=seats,
-            first_seat_advantage=seats[0]["win_rate"] - mean_rate,
+            first_seat_advantage=advantage,
+            planned_games=len(records) if planned_games is None else planned_games,
         )
 
     @property
@@ -845,6 +1099,8 @@ class TournamentResult:
             "summary": self.summary,
             "seats": self.seats,
             "first_seat_advantage": self.first_seat_advantage,
+            "planned_games": self.planned_games,
+            "partial": self.partial,
             "forfeits": self.forfeits,
             "games": games,
         }
@@ -885,12 +1141,14 @@ class TournamentResult:
         return [out / name for name in files]
 
     def table(self) -> str:
-        """The summary as text: one line per entrant, then the seats and any forfeits."""
+        """The summary as text: one line per entrant (with its fair share: the win rate of an
+        entrant as strong as the others), then the seats and any forfeits."""
         columns = [
             ("agent", f"<{max(12, *(len(label) for label in self.agents))}"),
             ("games", ">5"),
             ("seat-games", ">10"),
             ("win rate [95% CI]", "<20"),
+            ("fair share", ">10"),
             ("mean reward [95% CI]", "<23"),
             ("score", ">7"),
             ("rating mu ± sigma", "<17"),
@@ -900,25 +1158,32 @@ class TournamentResult:
         def row(values):
             return "  ".join(f"{v:{fmt}}" for v, (_, fmt) in zip(values, columns, strict=True))
 
-        lines = [
-            f"{self.game}, {self.num_players} players, {len(self.games)} games (seed {self.seed})",
-            row([name for name, _ in columns]),
-        ]
+        played = f"{len(self.games)} games"
+        if self.partial:
+            played = (
+                f"{len(self.games)} of {self.planned_games} games, partial: interrupted, the seat "
+                "rotations not all complete"
+            )
+        lines = [f"{self.game}, {self.num_players} players, {played} (seed {self.seed})"]
+        if not self.games:
+            return "\n".join(lines)
+        lines.append(row([name for name, _ in columns]))
         for s in self.summary:
             advantage = s["first_seat_advantage"]
             values = [
                 s["agent"],
                 s["games"],
                 s["seat_games"],
-                f"{s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]",
-                f"{s['mean_reward']:+.3f} [{s['reward_low']:+.3f}, {s['reward_high']:+.3f}]",
+                interval_text(s["win_rate"], s["win_low"], s["win_high"]),
+                f"{s['fair_share']:.3f}",
+                interval_text(s["mean_reward"], s["reward_low"], s["reward_high"], "+.3f"),
                 "" if s["mean_score"] is None else f"{s['mean_score']:.1f}",
                 f"{s['mu']:6.2f} ± {s['sigma']:5.2f}",
                 "" if advantage is None else f"{advantage:+.3f}",
             ]
             lines.append(row(values))
         seats = ", ".join(
-            f"{'+'.join(s['agents'])} {s['win_rate']:.3f} [{s['win_low']:.3f}, {s['win_high']:.3f}]"
+            f"{'+'.join(s['agents'])} {interval_text(s['win_rate'], s['win_low'], s['win_high'])}"
             for s in self.seats
         )
         lines.append(f"win rate by seat: {seats}")

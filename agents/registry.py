@@ -80,9 +80,10 @@ def ready_agent_names() -> list[str]:
     return [name for name in agent_names() if name not in AGENT_REQUIRES]
 
 
-def parse_spec(text: str) -> tuple[str, dict]:
+def parse_spec(text: str, load_code: bool = True) -> tuple[str, dict]:
     """The agent of a spec (a name, ``module:Name``, or ``file.py:Name`` with the file's path
-    made absolute) and its parameters; a ValueError names what is wrong."""
+    made absolute) and its parameters; a ValueError names what is wrong. ``load_code=False``
+    checks a module's or file's spec without running its code here (see :func:`is_outside`)."""
     name, _, params = text.partition(":")
     if name in AGENT_FACTORIES or name in installed_agents():
         return name, parse_params(text, params)
@@ -97,8 +98,16 @@ def parse_spec(text: str) -> tuple[str, dict]:
         raise ValueError(
             f"unknown agent {text!r}; available: {', '.join(agent_names())}; {SPEC_FORMS}"
         )
-    load(target, text)  # a missing module or name is an error now, not in a worker
-    return target, parse_params(text, match["params"] or "")
+    kwargs = parse_params(text, match["params"] or "")
+    if load_code:
+        load(target, text)  # a missing module or name is an error now, not in a worker
+    return target, kwargs
+
+
+def is_outside(target: str) -> bool:
+    """Whether a spec's target names code from outside this project: a module, a file or an
+    installed package's agent (the built-in names are this project's own)."""
+    return target not in AGENT_FACTORIES
 
 
 #: an item of a comma-separated list that continues the spec before it: key=value
@@ -119,12 +128,15 @@ def split_specs(text: str) -> list[str]:
 
 
 def parse_params(text, params) -> dict:
-    """``key=value,key=value`` as a dict (values as Python literals, else strings)."""
+    """``key=value,key=value`` as a dict (values as Python literals, else strings); a key
+    given twice is refused."""
     kwargs = {}
     for item in filter(None, params.split(",")):
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"agent {text!r}: expected key=value after ':', got {item!r}")
+        if key in kwargs:
+            raise ValueError(f"agent {text!r}: {key} is given twice; give each parameter once")
         try:
             kwargs[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -198,35 +210,60 @@ def load_file(path: Path, spec):
     return _FILES[path]
 
 
-def make_agent(name: str, game_name: str, seed=None, num_players=None, **kwargs):
+def error_text(error: BaseException) -> str:
+    """An exception as one line of text: its type and message."""
+    return f"{type(error).__name__}: {error}"
+
+
+class AgentBuildError(ValueError):
+    """The agent's own class or factory raised while it was built: ``spec`` (as written),
+    ``call`` (its name and the spec's parameters) and ``reason`` (the exception, as text)."""
+
+    def __init__(self, spec: str, call: str, reason: str):
+        self.spec, self.call, self.reason = spec, call, reason
+        super().__init__(f"agent {spec!r}: {call} raised {reason}")
+
+
+def make_agent(name: str, game_name: str, seed=None, num_players=None, spec=None, **kwargs):
     """An agent from ``name`` (a target of :func:`parse_spec`: a built-in or installed
     agent's name, ``module:Name`` or ``file.py:Name``) for ``game_name``; kwargs go to its
-    class or factory.
+    class or factory. ``spec`` is the spec as the user wrote it, for the messages (default:
+    ``name``).
 
     ``num_players`` is the table's player count, passed to agents that take it (a trained
-    policy refuses a count it was not trained for).
+    policy refuses a count it was not trained for). An outside agent's class or factory that
+    raises gives an :class:`AgentBuildError`.
     """
-    factory = load(name)
+    spec = spec or name
+    factory = load(name, spec)
     try:
         signature = inspect.signature(factory)
     except (TypeError, ValueError):
-        raise ValueError(f"agent {name!r} is not a class or a factory") from None
+        raise ValueError(f"agent {spec!r} is not a class or a factory") from None
     parameters = signature.parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
     allowed = [p for p in parameters if p not in ("game_name", "seed", "num_players")]
     unknown = sorted(set(kwargs) - set(allowed)) if not takes_any else []
     if unknown:
         raise ValueError(
-            f"agent {name!r} has no parameter {', '.join(unknown)}; "
+            f"agent {spec!r} has no parameter {', '.join(unknown)}; "
             f"its parameters: {', '.join(allowed) or 'none'}"
         )
+    given = dict(kwargs)
     if "num_players" in parameters:
         kwargs["num_players"] = num_players
+    short_name = name.rpartition(":")[2]
     try:
         signature.bind(game_name, seed=seed, **kwargs)
     except TypeError as error:
         raise ValueError(
-            f"agent {name!r} must be called as {name.rpartition(':')[2]}(game_name, seed=None, "
+            f"agent {spec!r} must be called as {short_name}(game_name, seed=None, "
             f"**parameters), its signature is {signature} ({error})"
         ) from None
-    return factory(game_name, seed=seed, **kwargs)
+    if not is_outside(name):  # this project's agents say what was wrong themselves
+        return factory(game_name, seed=seed, **kwargs)
+    try:
+        return factory(game_name, seed=seed, **kwargs)
+    except Exception as error:
+        call = f"{short_name}({', '.join(f'{k}={v!r}' for k, v in given.items())})"
+        raise AgentBuildError(spec, call, error_text(error)) from error

@@ -1,4 +1,4 @@
-"""Confidence intervals for win rates, their differences, and means."""
+"""Confidence intervals for win rates, their differences, and means, and their text."""
 
 import math
 
@@ -61,3 +61,8 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def interval_text(value, low, high, fmt=".3f") -> str:
+    """``value [low, high]`` in the format ``fmt``, or nothing for a figure without games."""
+    return "" if value is None else f"{value:{fmt}} [{low:{fmt}}, {high:{fmt}}]"

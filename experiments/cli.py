@@ -18,6 +18,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.registry import agent_names
+from heist_envs.core.game import normalize_seed
 
 GAMES = f"one of: {', '.join(heist_envs.game_names())}"
 AGENTS = (
@@ -67,7 +68,22 @@ def add_tournament_limits(parser, time_limit, time_limit_help):
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
+def check_numbers(args):
+    """A ValueError for a bad number of a tournament command, before any agent is loaded."""
+    from agents.arena import check_count, check_time_limit
+
+    heist_envs.get_game(args.game).check_players(args.players)
+    if getattr(args, "games", None) is not None:
+        check_count("games", args.games)
+    check_count("workers", args.workers, allow_none=True)
+    check_time_limit(args.time_limit)
+    if args.seed is not None:
+        normalize_seed(args.seed)
+
+
 def add_arena_arguments(parser):
+    from experiments.common import TRUST_AGENTS
+
     parser.add_argument("game", help=GAMES)
     parser.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS)
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
@@ -75,6 +91,7 @@ def add_arena_arguments(parser):
     parser.add_argument("--seed", type=int, default=None, help="tournament seed")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="write summary.csv, games.csv, tournament.json")
+    parser.add_argument("--trust-agents", action="store_true", help=TRUST_AGENTS)
     add_tournament_limits(
         parser,
         None,
@@ -84,25 +101,48 @@ def add_arena_arguments(parser):
 
 
 def run_arena(args):
-    from agents.arena import parse_entrant, tournament
-    from experiments.common import warm_up
+    from agents.arena import TournamentInterrupted, parse_entrant, tournament
+    from experiments.common import Interrupted, warm_up
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
-    entrants = [replace(parse_entrant(spec), time_limit=args.time_limit) for spec in args.agents]
+    check_numbers(args)
+    entrants = [
+        replace(parse_entrant(spec, trusted=args.trust_agents), time_limit=args.time_limit)
+        for spec in args.agents
+    ]
     warm_up(args.game, args.players)
-    result = tournament(
-        args.game,
-        entrants,
-        games=args.games,
-        num_players=args.players,
-        seed=args.seed,
-        workers=args.workers,
-        progress=not args.no_progress,
-    )
+    try:
+        result = tournament(
+            args.game,
+            entrants,
+            games=args.games,
+            num_players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+        )
+    except TournamentInterrupted as stop:
+        result = stop.results[0]
+        written = show_tournament(result, args.out)
+        kept = f"the {len(result.games)} games finished of {result.planned_games}, summarised above"
+        raise Interrupted(kept_text(kept, written)) from None
+    show_tournament(result, args.out)
+
+
+def show_tournament(result, out) -> list[Path]:
+    """Print a tournament's table and write its files into ``out`` (if given)."""
     print(result.table())
-    if args.out:
-        for path in result.write(args.out):
-            print(f"wrote {path}")
+    written = result.write(out) if out and result.games else []
+    for path in written:
+        print(f"wrote {path}")
+    return written
+
+
+def kept_text(kept, written) -> str:
+    """What an interrupted command kept: ``kept``, and the ``written`` files (marked partial)."""
+    if written:
+        kept += f" and written (marked partial) to {', '.join(map(str, written))}"
+    return f"kept {kept}"
 
 
 def add_eval_arguments(parser):
@@ -134,26 +174,41 @@ def add_eval_arguments(parser):
 
 
 def run_eval(args):
+    from experiments.common import Interrupted
     from experiments.tools import protocol
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
-    card = protocol.evaluate(
-        args.agent,
-        args.game,
-        counts=args.players,
-        quick=args.quick,
-        seed=args.seed,
-        workers=args.workers,
-        time_limit=args.time_limit,
-        progress=not args.no_progress,
-    )
+    try:
+        card = protocol.evaluate(
+            args.agent,
+            args.game,
+            counts=args.players,
+            quick=args.quick,
+            seed=args.seed,
+            workers=args.workers,
+            time_limit=args.time_limit,
+            progress=not args.no_progress,
+        )
+    except Interrupted as stop:
+        if stop.kept is None:
+            raise
+        card = stop.kept
+        written = show_card(card, args)
+        kept = f"the {card.games} games finished of {card.planned_games}, in the partial card above"
+        raise Interrupted(kept_text(kept, written)) from None
+    show_card(card, args)
+
+
+def show_card(card, args) -> list[Path]:
+    """Print a benchmark card and write it where ``--out`` and ``--json`` say."""
     print(card.markdown())
-    if args.out:
-        for path in card.write(args.out):
-            print(f"wrote {path}")
+    written = card.write(args.out) if args.out else []
     if args.json:
         Path(args.json).write_text(json.dumps(card.to_dict(), indent=1) + "\n")
-        print(f"wrote {args.json}")
+        written.append(Path(args.json))
+    for path in written:
+        print(f"wrote {path}")
+    return written
 
 
 def add_serve_arguments(parser):

@@ -16,14 +16,26 @@ from numba.core import event
 import heist_envs
 from agents import RandomAgent
 from agents.arena import TournamentResult, agent_seed, parse_entrant, play, side_seats
+from agents.registry import AgentBuildError, error_text
 from agents.stats import Z95, wilson_interval
 
 PROJECT = Path(__file__).resolve().parents[1]
+#: the help of --trust-agents (heist arena, heist leaderboard)
+TRUST_AGENTS = (
+    "play outside agents (files, modules, installed packages) in the game's process, where "
+    "they could read the whole game, instead of in processes of their own that are sent only "
+    "their seat's observations: for agents you trust (no extra processes)"
+)
 
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C, after the tool kept what it had done: the message says what and where (the
-    ``heist`` command prints it as its one line and exits with 130)."""
+    ``heist`` command prints it as its one line and exits with 130); ``kept``, where given,
+    is what it kept (a partial card, a partial result), for a caller in Python."""
+
+    def __init__(self, message="", kept=None):
+        super().__init__(message)
+        self.kept = kept
 
 
 # Seeds and seats -------------------------------------------------------------------------------
@@ -120,11 +132,13 @@ def builds(entrant, game, num_players) -> str | None:
     """None if ``entrant`` can play ``game`` at ``num_players``, else why not (paths inside
     the project relative to it, so that the report reads the same on every machine)."""
     try:
-        entrant.build(game.name, seed=0, num_players=num_players)
+        entrant.check(game.name, num_players)
+    except AgentBuildError as error:  # an outside agent's own code failed
+        return f"{error.call} raised {error.reason}"
     except (TypeError, ValueError) as error:
         return str(error).replace(f"{PROJECT}{os.sep}", "")
-    except Exception as error:  # an outside agent's own code failed
-        return f"building it raised {type(error).__name__}: {error}"
+    except Exception as error:  # a factory's own code failed
+        return f"building it raised {error_text(error)}"
     return None
 
 
@@ -185,12 +199,6 @@ def rating_figures(rating=None) -> dict:
 
 
 # Text of reports -------------------------------------------------------------------------------
-
-
-def interval(value, low, high, digits=3) -> str:
-    if value is None:
-        return ""
-    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def rate_text(row) -> str:

@@ -1,10 +1,14 @@
-"""The heist command: every subcommand's --help, demo, arena, train forwarding, docs, and
-heist play driven through standard input."""
+"""The heist command: every subcommand's --help, demo, arena, train forwarding, docs,
+heist play driven through standard input, and Ctrl-C in the commands that play many games."""
 
 import io
+import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 import types
 
@@ -290,4 +294,99 @@ def test_agent_errors_name_every_setting(capsys):
     assert status == 2 and "unknown ISMCTS setting(s) budget" in text
     assert "simulations" in text and "seconds" in text and "uct_c" in text
     status, text = run(["play", "art_robbery", "--against", "heuristic:depth=3"], capsys)
-    assert status == 2 and "agent 'heuristic' has no parameter depth" in text
+    assert status == 2 and "agent 'heuristic:depth=3' has no parameter depth" in text
+
+
+def ctrl_c_once(command, ready, timeout=300) -> subprocess.CompletedProcess:
+    """Run ``command`` and press Ctrl-C (SIGINT to its whole process group, as a terminal
+    does) once its standard error matches ``ready``."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    err, seen = [], threading.Event()
+
+    def read():
+        for chunk in iter(lambda: process.stderr.read(64), ""):
+            err.append(chunk)
+            if re.search(ready, "".join(err)):
+                seen.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert seen.wait(timeout), "".join(err)
+    os.killpg(process.pid, signal.SIGINT)
+    out = process.stdout.read()
+    process.wait(timeout)
+    reader.join(timeout)
+    return subprocess.CompletedProcess(command, process.returncode, out, "".join(err))
+
+
+def test_ctrl_c_in_the_arena_keeps_the_games_played(tmp_path):
+    """Workers and an outside agent's processes as well: one line, no traceback."""
+    from tests.agents.test_outside_agents import AGENT_FILE
+
+    (tmp_path / "my_agents.py").write_text(AGENT_FILE)
+    command = [
+        sys.executable, "-m", "experiments.cli", "arena", "art_robbery", "--agents", "heuristic",
+        f"{tmp_path / 'my_agents.py'}:Lowest", "--games", "5000", "--workers", "2", "--out",
+        str(tmp_path / "out"),
+    ]  # fmt: skip
+    done = ctrl_c_once(command, r"\| ([3-9]|\d\d+)/5000 ")  # a few games in
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    last = done.stderr.splitlines()[-1]
+    played = int(
+        re.fullmatch(r"heist arena: interrupted: kept the (\d+) games finished of 5000.*", last)[1]
+    )
+    assert f", {played} of 5000 games, partial: interrupted" in done.stdout.splitlines()[0]
+    kept = json.loads((tmp_path / "out" / "tournament.json").read_text())
+    assert kept["partial"] and kept["planned_games"] == 5000 and len(kept["games"]) == played >= 3
+    assert "written (marked partial) to" in last and "tournament.json" in last
+
+
+def interrupt_after(monkeypatch, target, name, calls):
+    """Ctrl-C in the ``calls``-th call of ``target.name``."""
+    original, made = getattr(target, name), []
+
+    def then_stop(*args, **kwargs):
+        made.append(1)
+        if len(made) == calls:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, then_stop)
+
+
+def test_ctrl_c_in_eval_keeps_the_partial_card(tmp_path, monkeypatch, capsys):
+    from agents import arena
+    from experiments.tools import protocol
+
+    monkeypatch.setattr(protocol, "POOL", ("random", "heuristic"))
+    interrupt_after(monkeypatch, arena, "_tick", 5)  # as the fifth game ends
+    argv = ["eval", "random", "--game", "art_robbery", "--players", "2", "--quick"]
+    status, text = run([*argv, "--workers", "1", "--out", str(tmp_path), "--no-progress"], capsys)
+    assert status == 130 and text.count("Traceback") == 0
+    assert text.splitlines()[-1] == (
+        "heist eval: interrupted: kept the 4 games finished of 20, in the partial card above and "
+        f"written (marked partial) to {tmp_path / 'card.md'}, {tmp_path / 'card.json'}"
+    )
+    card = json.loads((tmp_path / "card.json").read_text())
+    assert card["partial"] and card["games"] == 4 and card["planned_games"] == 20
+    assert [t["games"] for t in card["tables"]] == [2, 2]  # the tables advance together
+    assert "**Partial: interrupted after 4 of 20 games**" in (tmp_path / "card.md").read_text()
+
+
+def test_ctrl_c_in_metrics_keeps_the_games_played(tmp_path, monkeypatch, capsys):
+    from experiments.studies import data
+
+    interrupt_after(monkeypatch, data, "run_game", 4)
+    path = tmp_path / "metrics.json"
+    argv = ["metrics", "art_robbery", "--agents", "heuristic", "--games", "50", "--json", str(path)]
+    status, text = run([*argv, "--no-progress"], capsys)
+    assert status == 130 and "Traceback" not in text
+    assert "art_robbery, 4 players, 3 of 50 games, partial: interrupted (heuristic)" in text
+    assert text.splitlines()[-1] == (
+        "heist metrics: interrupted: kept the metrics of the 3 games finished of 50, printed "
+        f"above and written (marked partial) to {path}"
+    )
+    kept = json.loads(path.read_text())
+    assert kept["partial"] and kept["games"] == 3 and kept["planned_games"] == 50

@@ -4,6 +4,7 @@ import csv
 
 import pytest
 
+from agents import arena
 from agents.arena import Entrant, TournamentResult, side_seats
 from experiments.cli import main
 from experiments.tools.leaderboard import default_agents, head_to_head
@@ -318,3 +319,23 @@ def test_update_needs_a_leaderboard_to_update(tmp_path, capsys):
     assert status == 2 and text.count("\n") == 1
     assert "--update needs a leaderboard in" in text and "missing: leaderboard.md" in text
     assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_c_writes_the_tables_played_beside_the_leaderboard(tmp_path, monkeypatch, capsys):
+    from tests.test_cli import interrupt_after
+
+    interrupt_after(monkeypatch, arena, "_tick", 9)  # as the third game of the second table ends
+    argv = ["leaderboard", "--games", "art_robbery", "--counts", "3", "4", "--agents", "random"]
+    argv += ["heuristic", "--games-per-table", "4", "--out", str(tmp_path), "--no-progress"]
+    status, text = run(argv, capsys)
+    assert status == 130 and "Traceback" not in text
+    partial = [tmp_path / name for name in ("leaderboard_partial.md", "leaderboard_partial.csv")]
+    assert text.splitlines()[-1].startswith(
+        "heist leaderboard: interrupted: kept 1 whole table and 2 of 4 games of the next, "
+        f"written (marked partial) to {partial[0]}, {partial[1]}, "
+    )
+    assert not (tmp_path / "leaderboard.md").exists()  # a whole one is never replaced
+    page = partial[0].read_text()
+    assert "**Partial: interrupted.** 1 whole table, then 2 of 4 games of the last" in page
+    _, rows = read_csv(partial[1])
+    assert {(row["players"], row["table_games"]) for row in rows} == {("3", "6"), ("4", "2")}

@@ -38,6 +38,7 @@ from tqdm import tqdm
 import heist_envs
 from agents.arena import agent_seed, as_entrant, rotations, run_game, seat_agents, side_seats
 from agents.restricted import kind_of_action
+from experiments.common import Interrupted
 from experiments.studies.games import score_states
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.playout import random_legal_actions
@@ -147,7 +148,8 @@ def play_games(
     ``agents``: one agent for every seat, or one per seat (registry names, ``name:key=value``
     specs, instances or factories: :func:`agents.arena.as_entrant`); with ``rotate`` game i
     seats them in rotation i mod seats, so each agent holds every seat equally often. Game i
-    is dealt from seed ``seed + i``.
+    is dealt from seed ``seed + i``. Ctrl-C raises :class:`~experiments.common.Interrupted`,
+    its ``kept`` the games finished by then (None if none was).
     """
     game = heist_envs.get_game(game_name)
     num_players = game.check_players(num_players)
@@ -167,14 +169,29 @@ def play_games(
         )
     seed = normalize_seed(seed)
     random_only = all(e.agent == "random" and not e.kwargs for e in entrants)
-    with tqdm(total=games, desc=game.name, unit="game", disable=not progress) as bar:
-        if random_only and not options:
-            decisions, finals = _play_batched(game, num_players, games, seed, bar)
-        else:
-            decisions, finals = _play_arena(
-                game, num_players, entrants, games, seed, options, rotate, bar
-            )
-    return _tables(game, num_players, options, decisions, finals)
+    frames, finals = [], []  # each decision's columns, and each game's end, as they come
+    try:
+        with tqdm(total=games, desc=game.name, unit="game", disable=not progress) as bar:
+            if random_only and not options:
+                _play_batched(game, num_players, games, seed, bar, frames, finals)
+            else:
+                _play_arena(
+                    game, num_players, entrants, games, seed, options, rotate, bar, frames, finals
+                )
+    except KeyboardInterrupt:
+        kept = _finished(game, num_players, options, frames, finals)
+        raise Interrupted(f"{len(finals)} of {games} games played", kept) from None
+    return _tables(game, num_players, options, _concat(frames), finals)
+
+
+def _finished(game, num_players, options, frames, finals) -> GameData | None:
+    """The tables of the games that finished (of an interrupted run), or None if none did."""
+    if not finals:
+        return None
+    columns = _concat(frames)
+    done = np.isin(columns["game"], [final.index for final in finals])
+    finals = sorted(finals, key=lambda final: final.index)
+    return _tables(game, num_players, options, {k: v[done] for k, v in columns.items()}, finals)
 
 
 # Playing ----------------------------------------------------------------------------------------
@@ -193,13 +210,12 @@ class _Final:
     decisions: int
 
 
-def _play_arena(game, num_players, entrants, games, seed, options, rotate, bar):
+def _play_arena(game, num_players, entrants, games, seed, options, rotate, bar, frames, finals):
     """Each game through :func:`agents.arena.run_game`, reading every decision's state."""
     env = heist_envs.make(game.name, num_players=num_players)
     seats = len(env.possible_agents)
     seat_of = {name: k for k, name in enumerate(env.possible_agents)}
     turns = rotations(seats)
-    frames, finals = [], []
     for index in range(games):
         game_seed = (seed + index) % (1 << 64)
         seated = seat_agents(entrants, turns[index % seats]) if rotate else list(entrants)
@@ -215,7 +231,6 @@ def _play_arena(game, num_players, entrants, games, seed, options, rotate, bar):
             _Final(index, game_seed, labels, final, rewards, result.truncated, recorder.count)
         )
         bar.update()
-    return _concat(frames), finals
 
 
 class _Recorder:
@@ -246,9 +261,8 @@ class _Recorder:
         return columns
 
 
-def _play_batched(game, num_players, games, seed, bar):
+def _play_batched(game, num_players, games, seed, bar, frames, finals):
     """Random legal play, ``BATCH`` games at a time in the compiled batched engine."""
-    frames, finals = [], []
     for start in range(0, games, BATCH):
         count = min(BATCH, games - start)
         vec = VectorGames(game, count, num_players)
@@ -289,7 +303,6 @@ def _play_batched(game, num_players, games, seed, bar):
                 bar.update()
             step += 1
     finals.sort(key=lambda f: f.index)
-    return _concat(frames), finals
 
 
 def _decision_columns(game, states, actions) -> dict[str, np.ndarray]:

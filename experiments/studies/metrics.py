@@ -22,19 +22,31 @@ import numpy as np
 
 import heist_envs
 from agents.stats import mean_interval, wilson_interval
+from experiments.common import Interrupted
 from experiments.studies.data import GameData, play_games, write_whole
+from heist_envs.core.game import normalize_seed
 
 
 def metrics(
     game_name, agents=("random",), games=1000, num_players=None, seed=0, progress=True
 ) -> dict:
     """Play ``games`` games (:func:`~experiments.studies.data.play_games`, seats rotated)
-    and return their :func:`game_metrics`."""
-    data = play_games(game_name, agents, games, num_players, seed, progress=progress)
-    result = game_metrics(data)
-    result["agents"] = [str(a) for a in ([agents] if isinstance(agents, str) else agents)]
-    result["seed"] = seed
-    return result
+    and return their :func:`game_metrics`. Ctrl-C raises
+    :class:`~experiments.common.Interrupted`, its ``kept`` the metrics of the games finished
+    by then (``partial``; None if none was)."""
+
+    def described(data, partial):
+        result = game_metrics(data)
+        result["agents"] = [str(a) for a in ([agents] if isinstance(agents, str) else agents)]
+        result["seed"] = seed
+        return result | {"planned_games": games, "partial": partial}
+
+    try:
+        data = play_games(game_name, agents, games, num_players, seed, progress=progress)
+    except Interrupted as stop:
+        kept = None if stop.kept is None else described(stop.kept, True)
+        raise Interrupted(str(stop), kept) from None
+    return described(data, False)
 
 
 def spread(values) -> dict:
@@ -141,8 +153,11 @@ def game_metrics(data: GameData) -> dict:
 def metrics_text(result: dict) -> str:
     """The metrics as a few lines of text, for the terminal."""
     d, r, b = result["decisions"], result["rounds"], result["branching"]
+    played = f"{result['games']} games"
+    if result.get("partial"):
+        played = f"{result['games']} of {result['planned_games']} games, partial: interrupted"
     lines = [
-        f"{result['game']}, {result['players']} players, {result['games']} games "
+        f"{result['game']}, {result['players']} players, {played} "
         f"({', '.join(result.get('agents', []))})",
         f"length: {d['mean']:.1f} ± {d['std']:.1f} decisions (min {d['min']:.0f}, max "
         f"{d['max']:.0f}); {r['mean']:.2f} ± {r['std']:.2f} rounds ({result['rounds_counted_as']})",
@@ -279,15 +294,29 @@ def command(argv=None):
     try:
         if args.json:
             check_writable(args.json)
-        result = metrics(
-            args.game, args.agents, args.games, args.players, args.seed, not args.no_progress
-        )
-        print(metrics_text(result))
-        if args.json:
-            write_json(args.json, result)
-            print(f"wrote {args.json}")
+        normalize_seed(args.seed)
+        try:
+            result = metrics(
+                args.game, args.agents, args.games, args.players, args.seed, not args.no_progress
+            )
+        except Interrupted as stop:
+            if stop.kept is None:
+                raise
+            show(stop.kept, args.json)
+            where = f" and written (marked partial) to {args.json}" if args.json else ""
+            kept = f"kept the metrics of the {stop.kept['games']} games finished of {args.games}"
+            raise Interrupted(f"{kept}, printed above{where}") from None
+        show(result, args.json)
     except ValueError as error:
         parser.exit(2, f"heist metrics: error: {error}\n")
+
+
+def show(result, json_path):
+    """Print the metrics and write them as JSON to ``json_path`` (if given)."""
+    print(metrics_text(result))
+    if json_path:
+        write_json(json_path, result)
+        print(f"wrote {json_path}")
 
 
 def check_writable(path):

@@ -24,16 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import heist_envs
-from agents.arena import TournamentResult, parse_entrant, tournament
+from agents.arena import TournamentInterrupted, TournamentResult, parse_entrant, tournament
 from agents.profiles import profile
 from agents.registry import ready_agent_names
-from agents.stats import wilson_interval
+from agents.stats import interval_text, wilson_interval
 from experiments.common import (
+    TRUST_AGENTS,
+    Interrupted,
     agent_figures,
     builds,
     duration,
     held_sides,
-    interval,
     markdown_table,
     rate_text,
     rating_figures,
@@ -41,6 +42,7 @@ from experiments.common import (
     warm_up,
     write_csv,
 )
+from heist_envs.core.game import normalize_seed
 
 #: The agents every table holds besides ISMCTS at its budgets (any other agent the registry
 #: can make from its name alone joins them).
@@ -98,7 +100,7 @@ def default_counts(game, other_count=True) -> list[int]:
 # Choosing who plays where ----------------------------------------------------------------------
 
 
-def plan(game_names, counts, agents, other_count=True, named=True) -> list[dict]:
+def plan(game_names, counts, agents, other_count=True, named=True, trusted=False) -> list[dict]:
     """The tables to play: game, player count, the entrants that sit and those left out.
 
     ``counts`` are the player counts of every game; if empty, each game's
@@ -109,10 +111,11 @@ def plan(game_names, counts, agents, other_count=True, named=True) -> list[dict]
     any count (a missing checkpoint, an unknown parameter) when the user ``named`` the
     agents. An agent that plays only some games or counts (a policy trained for one count,
     weights only one game's heuristic has) sits out the other tables, with the reason, and so
-    does a default agent that plays none of them (an update of one game's tables).
+    does a default agent that plays none of them (an update of one game's tables). Outside
+    agents play in processes of their own unless ``trusted`` (:class:`agents.arena.Entrant`).
     """
     games = {heist_envs.get_game(name).name: heist_envs.get_game(name) for name in game_names}
-    entrants = [parse_entrant(text) for text in dict.fromkeys(agents)]
+    entrants = [parse_entrant(text, trusted) for text in dict.fromkeys(agents)]
     tables = []
     for game in games.values():
         if counts:
@@ -230,9 +233,9 @@ def table_markdown(table, agent_rows, pair_rows, source=None) -> list[str]:
             [
                 r["rank"],
                 f"`{r['agent']}`",
-                interval(r["mu"], r["rating_low"], r["rating_high"], 1),
+                interval_text(r["mu"], r["rating_low"], r["rating_high"], ".1f"),
                 f"{r['ordinal']:.1f}",
-                interval(r["win_rate"], r["win_low"], r["win_high"]),
+                interval_text(r["win_rate"], r["win_low"], r["win_high"]),
                 r["games"],
                 rate_text(r),
             ]
@@ -251,7 +254,7 @@ def table_markdown(table, agent_rows, pair_rows, source=None) -> list[str]:
             row = [f"`{agent}`"]
             for name in names:
                 r = by_side[(agent, name)]
-                row += [interval(r["win_rate"], r["win_low"], r["win_high"]), r["games"]]
+                row += [interval_text(r["win_rate"], r["win_low"], r["win_high"]), r["games"]]
                 row.append(rate_text(r))
             rows.append(row)
         lines += ["", "By side:", "", *markdown_table(header, rows)]
@@ -274,7 +277,7 @@ def table_markdown(table, agent_rows, pair_rows, source=None) -> list[str]:
             row = [f"`{agent}`"]
             for opponent in order:
                 r = pairs.get((agent, opponent, side))
-                row.append(interval(r["win_rate"], r["win_low"], r["win_high"]) if r else "")
+                row.append(interval_text(r["win_rate"], r["win_low"], r["win_high"]) if r else "")
             rows.append(row)
         lines += ["", caption, "", *markdown_table(["", *(f"`{a}`" for a in order)], rows)]
     for label, why in table["left_out"].items():
@@ -282,10 +285,18 @@ def table_markdown(table, agent_rows, pair_rows, source=None) -> list[str]:
     return lines + [""]
 
 
-def report(tables, command, seed, wall_seconds) -> str:
-    lines = [
-        "# Leaderboard",
-        "",
+def report(tables, command, seed, wall_seconds, partial=False) -> str:
+    lines = ["# Leaderboard", ""]
+    if partial:
+        whole = sum(not table["result"].partial for table in tables)
+        last = tables[-1]["result"]
+        lines += [
+            f"**Partial: interrupted.** {whole} whole table{'s' * (whole != 1)}, then "
+            f"{len(last.games)} of "
+            f"{last.planned_games} games of the last (its seat rotations not all complete).",
+            "",
+        ]
+    lines += [
         "Every agent against every other, per game and player count: each table is a round "
         "robin of mixed games (every group of agents that fills the sides, in every seat "
         "rotation; in How to Rob a Bank an agent plays a whole side, the bank or all the "
@@ -319,24 +330,34 @@ def cpu_seconds() -> float:
 
 
 def run(tables, games, seed, workers, progress=True, show=print) -> list[dict]:
-    """Play every table's tournament and add its result, rows, wall and CPU time to it."""
+    """Play every table's tournament and add its result, rows, wall and CPU time to it. On
+    Ctrl-C the table in play keeps its partial result, and :class:`TournamentInterrupted`
+    goes on up (the tables after it have no result)."""
     for table in tables:
         game, num_players = table["game"], table["num_players"]
         warm_up(game.name, num_players, show)
         started, cpu_started = time.perf_counter(), cpu_seconds()
-        result = tournament(
-            game.name,
-            table["agents"],
-            games=games,
-            num_players=num_players,
-            seed=seed,
-            workers=workers,
-            progress=progress,
-        )
-        table["seconds"] = time.perf_counter() - started
-        table["cpu_seconds"] = cpu_seconds() - cpu_started
-        table["result"] = result
-        table["agent_rows"], table["pair_rows"] = table_rows(result)
+
+        def keep(result, table=table, started=started, cpu_started=cpu_started):
+            table["seconds"] = time.perf_counter() - started
+            table["cpu_seconds"] = cpu_seconds() - cpu_started
+            table["result"] = result
+            table["agent_rows"], table["pair_rows"] = table_rows(result)
+
+        try:
+            result = tournament(
+                game.name,
+                table["agents"],
+                games=games,
+                num_players=num_players,
+                seed=seed,
+                workers=workers,
+                progress=progress,
+            )
+        except TournamentInterrupted as stop:
+            keep(stop.results[0])
+            raise
+        keep(result)
         show(f"{game.name}, {num_players} players: {len(result.games)} games in "
              f"{table['seconds']:.0f} s ({table['cpu_seconds']:.0f} s of CPU)")  # fmt: skip
     return tables
@@ -352,14 +373,17 @@ def check_writable(out):
         raise ValueError(f"cannot write to {out}: permission denied")
 
 
-def leaderboard_paths(out) -> list[Path]:
-    out = Path(out)
-    return [out / "leaderboard.md", out / "leaderboard.csv", out / "leaderboard_head_to_head.csv"]
+def leaderboard_paths(out, partial=False) -> list[Path]:
+    """The leaderboard's files in ``out``; a ``partial`` one's names end in ``_partial``, so
+    that an interrupted run never replaces a whole leaderboard."""
+    out, end = Path(out), "_partial" if partial else ""
+    names = [f"leaderboard{end}.md", f"leaderboard{end}.csv", f"leaderboard_head_to_head{end}.csv"]
+    return [out / name for name in names]
 
 
-def write(tables, out, command, seed, wall_seconds) -> list[Path]:
-    paths = leaderboard_paths(out)
-    paths[0].write_text(report(tables, command, seed, wall_seconds))
+def write(tables, out, command, seed, wall_seconds, partial=False) -> list[Path]:
+    paths = leaderboard_paths(out, partial)
+    paths[0].write_text(report(tables, command, seed, wall_seconds, partial))
     write_csv(paths[1], [row for table in tables for row in table["agent_rows"]])
     write_csv(paths[2], [row for table in tables for row in table["pair_rows"]])
     return paths
@@ -474,6 +498,7 @@ def main(argv=None):
         help="replace only the tables this run plays (its --games and counts) in the "
         "leaderboard already in the output folder; the others stay as they are",
     )
+    parser.add_argument("--trust-agents", action="store_true", help=TRUST_AGENTS)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
@@ -484,15 +509,31 @@ def main(argv=None):
         agents = run_agents(args, simulations)
         if games < 1 or args.workers < 1 or min(simulations) < 1:
             raise ValueError("games per table, workers and simulations must be at least 1")
-        tables = plan(args.games, args.counts, agents, size.other_count, bool(args.agents))
+        normalize_seed(args.seed)
+        tables = plan(
+            args.games, args.counts, agents, size.other_count, bool(args.agents), args.trust_agents
+        )
         out = args.out or size.out
         check_writable(out)
         if args.update:
             check_updatable(out)
         started = time.perf_counter()
-        run(tables, games, args.seed, args.workers, not args.no_progress)
-        wall = time.perf_counter() - started
         command = shlex.join(["heist", "leaderboard", *argv])
+        try:
+            run(tables, games, args.seed, args.workers, not args.no_progress)
+        except TournamentInterrupted:
+            played = [table for table in tables if "result" in table]
+            wall = time.perf_counter() - started
+            written = write(played, out, command, args.seed, wall, partial=True)
+            last = played[-1]["result"]
+            whole = len(played) - 1
+            kept = (
+                f"kept {whole} whole table{'s' * (whole != 1)} and {len(last.games)} of "
+                f"{last.planned_games} games of the next, written (marked partial) to "
+                f"{', '.join(map(str, written))}; the leaderboard in {out} is unchanged"
+            )
+            raise Interrupted(kept) from None
+        wall = time.perf_counter() - started
         if args.update:
             written = update(tables, out, command, args.seed)
         else:

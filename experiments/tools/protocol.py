@@ -7,7 +7,9 @@ agent's win rate against each reference and count with a 95% Wilson interval, it
 per second, the games it lost by failing (illegal move, exception, time limit, crash), and an
 anchored rating per count: OpenSkill, with the references' ratings frozen at their values in a
 published leaderboard run (:data:`RATINGS`), so the number means the same on every machine and
-in every run.
+in every run; the card prints those ratings beside the agent's. An outside agent plays in a
+process of its own, which receives only its seat's observations and action masks (and worlds
+sampled from its information set, for a search agent): :mod:`agents.isolation`.
 
     card = evaluate("my_agents.py:MyAgent", GAME, quick=True)
     print(card.markdown())
@@ -32,23 +34,28 @@ from pathlib import Path
 import heist_envs
 from agents.arena import (
     FORFEIT_REASONS,
+    TournamentInterrupted,
     TournamentResult,
+    check_count,
+    check_time_limit,
     parse_entrant,
     plan_tournament,
     play_tournaments,
     rate,
     side_seats,
 )
+from agents.stats import interval_text
 from experiments.common import (
+    Interrupted,
     agent_figures,
     builds,
     duration,
-    interval,
     markdown_table,
     rate_text,
     rating_figures,
     warm_up,
 )
+from heist_envs.core.game import normalize_seed
 
 VERSION = "v1"
 #: the reference pool of protocol v1; an agent that cannot play a table (the tuned
@@ -112,11 +119,22 @@ class Card:
     failures: list[dict]
     left_out: list[str]
     wall_seconds: float
+    isolated: bool
+    planned_games: int
     results: list[TournamentResult] = field(default_factory=list, repr=False)
 
     @property
     def protocol(self) -> str:
         return f"{VERSION}-quick" if self.quick else VERSION
+
+    @property
+    def games(self) -> int:
+        return sum(t["games"] for t in self.tables)
+
+    @property
+    def partial(self) -> bool:
+        """Stopped by Ctrl-C: the card holds the games finished by then, and is no score."""
+        return any(result.partial for result in self.results)
 
     def failure_counts(self) -> dict:
         counts = Counter(f["reason"] for f in self.failures)
@@ -135,11 +153,14 @@ class Card:
             "games_per_table": self.games_per_table,
             "time_limit": self.time_limit,
             "pool": list(POOL),
+            "isolated": self.isolated,
             "ratings_source": self.ratings_source,
             "anchored_ratings": self.ratings,
             "tables": self.tables,
             "decisions_per_second": self.decisions_per_second(),
-            "games": sum(t["games"] for t in self.tables),
+            "games": self.games,
+            "planned_games": self.planned_games,
+            "partial": self.partial,
             "failures": self.failure_counts(),
             "failed_games": self.failures,
             "left_out": self.left_out,
@@ -159,36 +180,65 @@ class Card:
 
     def heading_lines(self) -> list[str]:
         title = heist_envs.get_game(self.game).title
-        games = sum(t["games"] for t in self.tables)
-        return [
-            f"# Benchmark card: `{self.agent}` on {title}",
-            "",
+        lines = [f"# Benchmark card: `{self.agent}` on {title}", ""]
+        if self.partial:
+            lines += [
+                f"**Partial: interrupted after {self.games} of {self.planned_games} games**; "
+                "its figures cover the games finished by then (some tables' seat rotations "
+                "incomplete), so it is no score of the protocol.",
+                "",
+            ]
+        if self.isolated:
+            where = (
+                "The agent played in a process of its own, which received only its seat's "
+                "observations and action masks (and worlds sampled from its information set, "
+                "for a search agent), never the game or its state."
+            )
+        else:
+            where = (
+                f"`{self.agent}` is one of this project's agents: it played in the game's process."
+            )
+        return lines + [
             f"Protocol `{self.protocol}` (seed {self.seed}, {self.games_per_table} games per "
             f"table rounded up to whole seat rotations, {self.time_limit:g} s per decision): "
-            f"{games} games in {duration(self.wall_seconds)}. Reference pool: "
+            f"{self.games} games in {duration(self.wall_seconds)}. Reference pool: "
             + ", ".join(f"`{spec}`" for spec in POOL)
-            + f". Frozen reference ratings: {self.ratings_source}.",
+            + f". Frozen reference ratings: {self.ratings_source}. {where}",
         ]
 
     def rating_lines(self) -> list[str]:
+        references = [spec for spec in POOL if any(spec in r["references"] for r in self.ratings)]
         lines = [
             "",
             "## Anchored rating",
             "",
-            "OpenSkill (Plackett-Luce) against the references' frozen ratings; comparable with "
-            "the ratings of the leaderboard run they come from, at the same game and count.",
+            "OpenSkill (Plackett-Luce) rating mu of the agent, beside the references' ratings, "
+            "frozen at their values in the leaderboard run they come from and on the same "
+            "scale: an agent rated above a reference tends to finish ahead of it. Each interval "
+            "is mu ± 1.96 sigma, sigma being how uncertain the rating still is after the games: "
+            "it says how far the games pin the rating down, not how the agent would do at other "
+            "tables. The ordinal, mu - 3 sigma, is what the leaderboard ranks by.",
             "",
         ]
+
+        def rating(figures):
+            return interval_text(
+                figures["mu"], figures["rating_low"], figures["rating_high"], ".1f"
+            )
+
         lines += markdown_table(
-            ["players", "rating [95%]", "ordinal", "games rated"],
+            ["players", "agent: rating [95%]", "ordinal", "games rated"]
+            + [f"`{spec}` (frozen)" for spec in references],
             [
                 [
                     r["players"],
-                    interval(r["mu"], r["rating_low"], r["rating_high"], 1)
-                    if r["mu"] is not None
-                    else "no frozen ratings at this count",
+                    rating(r) if r["mu"] is not None else "no frozen ratings at this count",
                     "" if r["ordinal"] is None else f"{r['ordinal']:.1f}",
                     r["games"],
+                ]
+                + [
+                    rating(r["references"][spec]) if spec in r["references"] else ""
+                    for spec in references
                 ]
                 for r in self.ratings
             ],
@@ -221,7 +271,7 @@ class Card:
                     f"`{t['reference']}`",
                     t["seed"],
                     t["games"],
-                    interval(t["win_rate"], t["win_low"], t["win_high"]),
+                    interval_text(t["win_rate"], t["win_low"], t["win_high"]),
                     f"{t['fair_share']:.3f}",
                     rate_text(t),
                     t["failures"],
@@ -232,7 +282,7 @@ class Card:
         return lines
 
     def failure_lines(self) -> list[str]:
-        games = sum(t["games"] for t in self.tables)
+        games = self.games
         overall = self.decisions_per_second()
         counts = self.failure_counts()
         lines = [
@@ -285,57 +335,69 @@ def evaluate(
     """Run the protocol for ``agent`` (an agent spec) on ``game_name``: every player count of
     the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`),
     the agent's decisions limited to ``time_limit`` seconds. Bad input (an unknown game or
-    count, a spec that does not load, an agent that plays no count) raises a ValueError
-    before any game is played."""
+    count, a bad number, a spec that does not load, an agent that plays no count) raises a
+    ValueError before any game is played. Ctrl-C during the games raises
+    :class:`~experiments.common.Interrupted`, its ``kept`` the partial card."""
     game = heist_envs.get_game(game_name)
     if time_limit is None:
         raise ValueError("the protocol needs a time limit: it plays the agent in worker processes")
-    entrant = replace(parse_entrant(agent), time_limit=time_limit)
+    check_time_limit(time_limit)
+    check_count("workers", workers, allow_none=True)
+    normalize_seed(seed)
     all_counts = range(game.min_players, game.max_players + 1)
     counts = [game.check_players(n) for n in dict.fromkeys(counts or all_counts)]
+    entrant = replace(parse_entrant(agent), time_limit=time_limit)
     frozen_file = reference_ratings(ratings_path)
-    frozen = frozen_file["ratings"].get(game.name, {})
     games = QUICK_GAMES if quick else GAMES
     plans, where, left_out = plan_tables(entrant, game, counts, seed, games)
     if not plans:
         raise ValueError(f"agent {agent!r} plays no table of {game.name}: {'; '.join(left_out)}")
     warm_up(game.name, counts[0], show)
     started = time.perf_counter()
-    results = play_tournaments(plans, workers, progress)
-    wall = time.perf_counter() - started
-    tables, failures = table_figures(entrant.label, where, results)
-    ratings = [
-        anchored_rating(entrant.label, num_players, where, results, frozen.get(str(num_players)))
-        for num_players in counts
-        if any(n == num_players for n, _ in where)
-    ]
-    return Card(
-        agent=agent,
-        game=game.name,
-        quick=quick,
-        seed=seed,
-        games_per_table=games,
-        time_limit=time_limit,
-        ratings_source=frozen_file["source"],
-        tables=tables,
-        ratings=ratings,
-        failures=failures,
-        left_out=left_out,
-        wall_seconds=wall,
-        results=results,
-    )
+
+    def card(results) -> Card:
+        tables, failures = table_figures(entrant.label, where, results)
+        frozen = frozen_file["ratings"].get(game.name, {})
+        return Card(
+            agent=agent,
+            game=game.name,
+            quick=quick,
+            seed=seed,
+            games_per_table=games,
+            time_limit=time_limit,
+            ratings_source=frozen_file["source"],
+            tables=tables,
+            ratings=[
+                anchored_rating(entrant.label, n, where, results, frozen.get(str(n)))
+                for n in counts
+                if any(played == n for played, _ in where)
+            ],
+            failures=failures,
+            left_out=left_out,
+            wall_seconds=time.perf_counter() - started,
+            isolated=entrant.isolated,
+            planned_games=sum(len(plan.tasks) for plan in plans),
+            results=results,
+        )
+
+    try:
+        return card(play_tournaments(plans, workers, progress))
+    except TournamentInterrupted as stop:
+        kept = card(stop.results)
+        raise Interrupted(f"{kept.games} of {kept.planned_games} games played", kept) from None
 
 
 def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[str]]:
     """The tournaments of the protocol: per player count of ``counts`` and reference of
     :data:`POOL` that can play it, the agent against the reference in every other side.
     Returns their plans, where each is (player count, reference spec), and why the tables
-    left out are."""
+    left out are (the counts the agent cannot play for one reason, together)."""
     plans, where, left_out = [], [], []
+    cannot: dict[str, list[int]] = {}
     for num_players in counts:
         why = builds(entrant, game, num_players)
         if why:
-            left_out.append(f"{num_players} players: the agent cannot play ({why})")
+            cannot.setdefault(why, []).append(num_players)
             continue
         sides = len(side_seats(game, num_players))
         for index, spec in enumerate(POOL):
@@ -348,7 +410,11 @@ def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[st
             lineup = [entrant] + [reference] * (sides - 1)
             plans.append(plan_tournament(game.name, lineup, games, num_players, table))
             where.append((num_players, spec))
-    return plans, where, left_out
+    agent_cannot = [
+        f"{', '.join(map(str, ns))} players: the agent cannot play ({why})"
+        for why, ns in cannot.items()
+    ]
+    return plans, where, agent_cannot + left_out
 
 
 def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
@@ -357,16 +423,16 @@ def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
     tables, failures = [], []
     for (num_players, spec), result in zip(where, results, strict=True):
         lost = [f for f in result.forfeits if f["entrant"] == label]
+        seeds = {record["game"]: record["seed"] for record in result.games}
         failures += [
-            {"players": num_players, "reference": spec, "seed": result.games[f["game"]]["seed"]} | f
-            for f in lost
+            {"players": num_players, "reference": spec, "seed": seeds[f["game"]]} | f for f in lost
         ]
         tables.append(
             {
                 "players": num_players,
                 "reference": spec,
                 "seed": result.seed,
-                "fair_share": 1 / len(result.side_agents),
+                "fair_share": result.summary[0]["fair_share"],
                 **agent_figures(result, 0),
                 "failures": len(lost),
             }
@@ -376,7 +442,8 @@ def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
 
 def anchored_rating(label, num_players, where, results, frozen) -> dict:
     """The agent's rating at ``num_players`` from its games against the references that have a
-    frozen rating at that count (``frozen``: spec -> (mu, sigma)), in table order."""
+    frozen rating at that count (``frozen``: spec -> (mu, sigma)), in table order, and the
+    references' frozen ratings (under ``references``)."""
     labels, records, fixed = [label], [], {}
     for (n, spec), result in zip(where, results, strict=True):
         if n != num_players or spec not in (frozen or {}):
@@ -388,7 +455,13 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
             seating = [0 if i == 0 else offset + i - 1 for i in record["seating"]]
             records.append({**record, "seating": seating})
     row = {"players": num_players, "games": len(records)}
-    return row | rating_figures(rate(labels, records, fixed)[label] if records else None)
+    row |= rating_figures(rate(labels, records, fixed)[label] if records else None)
+    references = {
+        spec: rating_figures({"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma})
+        for spec, (mu, sigma) in (frozen or {}).items()
+        if spec in POOL
+    }
+    return row | {"references": references}
 
 
 def main(argv=None):

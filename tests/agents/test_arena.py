@@ -13,9 +13,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from agents import arena
 from agents.arena import (
     Entrant,
     as_entrant,
+    forfeit_result,
     parse_entrant,
     play,
     run_game,
@@ -23,6 +25,7 @@ from agents.arena import (
     tournament,
 )
 from agents.base import RandomAgent
+from heist_envs import get_game
 from heist_envs.core.errors import IllegalActionError
 from heist_envs.registry import make
 
@@ -89,7 +92,7 @@ def test_schedule_gives_every_entrant_every_side_equally(entrants, sides):
 
 
 def test_entrants_from_names_specs_instances_and_factories():
-    assert parse_entrant("random") == Entrant("random", "random", {})
+    assert parse_entrant("random") == Entrant("random", "random", {}, spec="random")
     assert parse_entrant("ismcts:simulations=50,uct_c=2.0,mode=fast").kwargs == {
         "simulations": 50,
         "uct_c": 2.0,
@@ -109,7 +112,7 @@ def test_unknown_game_or_agent_lists_the_valid_ones():
         tournament("chess", ["random"], games=1, progress=False)
     with pytest.raises(ValueError, match="available: .*random"):
         tournament("art_robbery", ["random", "alphazero"], games=1, progress=False)
-    with pytest.raises(ValueError, match="agent 'random' has no parameter depth"):
+    with pytest.raises(ValueError, match="agent 'random:depth=3' has no parameter depth"):
         tournament("art_robbery", ["random:depth=3"], games=1, progress=False)
 
 
@@ -152,6 +155,7 @@ def test_team_game_entrants_play_whole_sides():
     assert [row["games"] for row in result.summary] == [4, 4]
     assert [row["first_seat_games"] for row in result.summary] == [2, 2]
     assert [seat["games"] for seat in result.seats] == [4, 4]
+    assert [row["fair_share"] for row in result.summary] == [0.5, 0.5]
 
 
 def test_forfeits_are_recorded_logged_and_rated(caplog):
@@ -200,3 +204,82 @@ def test_factories_from_an_interactive_main_play_here(monkeypatch, caplog):
             "art_robbery", ["random", notebook_factory], games=2, num_players=2, workers=2
         )
     assert "cannot be sent to worker processes" in caplog.text and len(result.games) == 2
+
+
+class TrueAgent:
+    """Returns ``True``, which Python counts as 1 but is no action id."""
+
+    def act(self, observation, action_mask):
+        return True
+
+
+def test_true_is_not_an_action():
+    env = make("art_robbery", num_players=2)
+    result = run_game(env, [TrueAgent(), RandomAgent(1)], 1, forfeit=True)
+    assert result.forfeit["reason"] == "illegal action"
+    assert result.forfeit["detail"] == "True (not an action id)"
+    assert result.forfeit["action"] == "True"
+
+
+def test_a_forfeit_loses_every_seat_its_owner_holds():
+    game = get_game("art_robbery")
+    alone = forfeit_result(game, 4, 2, 5, "error", "boom")
+    assert alone.rewards == [1.0, 1.0, -1.0, 1.0]  # no owners given: the seat alone
+    owned = forfeit_result(game, 4, 2, 5, "error", "boom", owners=[0, 1, 0, 1])
+    assert owned.rewards == [-1.0, 1.0, -1.0, 1.0]  # seat 0 is the same entrant's
+    bank = forfeit_result(get_game("how_to_rob_a_bank"), 3, 2, 5, "error", "x", [1, 0, 0])
+    assert bank.rewards == [1.0, -1.0, -1.0]  # a team loses together
+
+
+def test_fair_share_is_one_win_per_side():
+    result = tournament(
+        "how_to_rob_a_bank", ["random", "random"], games=2, num_players=4, seed=2, workers=1,
+        progress=False,
+    )  # fmt: skip
+    assert [row["fair_share"] for row in result.summary] == [0.5, 0.5]  # bank and robbers
+    header, first = result.table().splitlines()[1:3]
+    assert "fair share" in header and "0.500" in first.split()
+
+
+def test_the_tables_of_several_tournaments_advance_together(monkeypatch):
+    played, tick = [], arena._tick
+
+    def noted(bar, record, first):
+        played.append(min(record["agents"]))  # "a" or "b": which tournament it is
+        return tick(bar, record, first)
+
+    monkeypatch.setattr(arena, "_tick", noted)
+    plans = [
+        arena.plan_tournament("art_robbery", [Entrant(label, "random"), "random"], 4, 2, 1)
+        for label in ("a", "b")
+    ]
+    arena.play_tournaments(plans, workers=1, progress=False)
+    assert played == ["a", "b"] * 4
+
+
+def interrupt_at(monkeypatch, games):
+    """Ctrl-C as the tournament's game number ``games`` ends."""
+    tick = arena._tick
+    ended = []
+
+    def tick_then_stop(bar, record, first):
+        ended.append(record)
+        if len(ended) == games:
+            raise KeyboardInterrupt
+        return tick(bar, record, first)
+
+    monkeypatch.setattr(arena, "_tick", tick_then_stop)
+
+
+def test_ctrl_c_keeps_the_games_finished(monkeypatch, tmp_path):
+    interrupt_at(monkeypatch, 3)
+    with pytest.raises(arena.TournamentInterrupted) as stop:
+        tournament("art_robbery", ["random", "heuristic"], games=10, num_players=2, workers=1)
+    (result,) = stop.value.results
+    assert str(stop.value) == "2 of 10 games finished" and result.partial
+    assert len(result.games) == 2 and result.planned_games == 10
+    assert sum(row["seat_games"] for row in result.summary) == 4
+    assert "2 of 10 games, partial: interrupted" in result.table().splitlines()[0]
+    result.write(tmp_path)
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    assert data["partial"] and data["planned_games"] == 10 and len(data["games"]) == 2

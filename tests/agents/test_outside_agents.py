@@ -3,6 +3,8 @@ every command that takes an agent, and agents that fail without stopping the run
 
 import json
 import re
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -88,6 +90,16 @@ class Crashes(Failing):
         os._exit(3)
 
 
+class ReturnsTrue(Failing):
+    def fail(self, action_mask):
+        return True
+
+
+class Sleeper:
+    def __init__(self, game_name, seed=None, secs=1.0):
+        self.secs = float(secs)
+
+
 class BreaksWhenBuilt:
     def __init__(self, game_name, seed=None):
         if seed != 0:  # the arena's check builds it with seed 0: the games then fail
@@ -98,6 +110,56 @@ class HangsWhenBuilt:
     def __init__(self, game_name, seed=None):
         if seed != 0:
             time.sleep(600)
+"""
+
+#: an agent that looks for the game through its caller's frames, the garbage collector and
+#: its information set, and writes what it found (a line of JSON per decision) to ``report``
+SPY_FILE = """
+import gc
+import json
+import sys
+
+import numpy as np
+
+import heist_envs
+from heist_envs.core.aec import HeistEnv
+
+
+class Spy:
+    wants_info_set = True
+
+    def __init__(self, game_name, seed=None, report=""):
+        self.game = heist_envs.get_game(game_name)
+        self.report = report
+        self.looked_in_gc = False
+
+    def is_the_game(self, value):
+        if isinstance(value, HeistEnv):
+            return True
+        try:
+            state = getattr(value, "_state", value)
+            return isinstance(state, np.ndarray) and state.dtype == self.game.state_dtype
+        except Exception:
+            return False
+
+    def act(self, observation, action_mask, info_set):
+        frames, frame = [], sys._getframe(1)
+        while frame is not None:
+            frames += [name for name, value in frame.f_locals.items() if self.is_the_game(value)]
+            frame = frame.f_back
+        collected = None  # every object of the process, at its first decision of the game
+        if not self.looked_in_gc:
+            collected = sum(1 for value in gc.get_objects() if self.is_the_game(value))
+            self.looked_in_gc = True
+        held = [name for name, value in vars(info_set).items() if self.is_the_game(value)]
+        world = info_set.sample(7)  # a world consistent with what the seat knows
+        view = np.zeros_like(observation)
+        self.game.entry.observe(self.game.kernel_view(world), info_set.seat, view)
+        found = {"frames": frames, "collected": collected, "info_set": held}
+        found["sample_agrees"] = bool((view == observation).all())
+        with open(self.report, "a") as out:
+            out.write(json.dumps(found) + "\\n")
+        return int(np.flatnonzero(action_mask)[0])
 """
 
 
@@ -161,7 +223,9 @@ def test_a_file_that_fails_to_load_is_named(tmp_path):
     broken = tmp_path / "broken.py"
     broken.write_text("import numpy\nraise ImportError('needs torch 9')\n")
     with pytest.raises(ValueError, match="loading .*broken.py raised ImportError: needs torch 9"):
-        parse_entrant(f"{broken}:Agent")
+        parse_entrant(f"{broken}:Agent", trusted=True)
+    with pytest.raises(ValueError, match="loading .*broken.py raised ImportError: needs torch 9"):
+        tournament("art_robbery", [f"{broken}:Agent", "random"], games=1, progress=False)
 
 
 def run_cli(capsys, *argv) -> str:
@@ -205,7 +269,17 @@ def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
     assert two["mu"] is None and two["games"] == 0  # the published run has no 2-player tables
     assert four["games"] == 8 and four["rating_low"] < four["mu"] < four["rating_high"]
     assert card["failures"] == dict.fromkeys(["illegal action", "error", "timeout", "crash"], 0)
-    assert "# Benchmark card" in (card_dir / "card.md").read_text()
+    assert card["isolated"] and not card["partial"] and card["planned_games"] == 16
+    frozen = protocol.reference_ratings()["ratings"]["art_robbery"]["4"]["heuristic"]
+    assert four["references"]["heuristic"]["mu"] == frozen[0]
+    markdown = (card_dir / "card.md").read_text()
+    assert "# Benchmark card" in markdown and "played in a process of its own" in markdown
+    assert (
+        "| players | agent: rating [95%] | ordinal | games rated | `random` (frozen) |" in markdown
+    )
+    mu, sigma = frozen
+    assert f"{mu:.1f} [{mu - 1.96 * sigma:.1f}, {mu + 1.96 * sigma:.1f}]" in markdown
+    assert "sigma being how uncertain the rating still is" in markdown
 
     board = tmp_path / "board"
     leaderboard.main(
@@ -240,6 +314,7 @@ def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypat
         "Slow": ("timeout", "a decision took"),
         "Hangs": ("timeout", "ran past 1 s and was stopped"),
         "Crashes": ("crash", "exit code 3"),
+        "ReturnsTrue": ("illegal action", "True (not an action id)"),
         "BreaksWhenBuilt": ("error", "building the agent: KeyError"),
         "HangsWhenBuilt": ("timeout", "building the agent ran past 1 s and was stopped"),
     }
@@ -268,6 +343,32 @@ def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypat
         assert failed["forfeits"] == 2
 
 
+@pytest.mark.slow  # waits out a time limit and a worker's crash
+def test_the_parent_counts_each_seats_decisions_of_a_game_it_ends(tmp_path):
+    """A trusted agent plays in the worker: its hang or crash ends the worker, and the parent
+    records the game with the decisions each seat had made."""
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    plans = [
+        plan_tournament(
+            "art_robbery",
+            [Entrant(name, f"{failing}:{name}", time_limit=1.0, trusted=True), "random"],
+            games=2,
+            num_players=2,
+            seed=4,
+        )
+        for name in ("Hangs", "Crashes")
+    ]
+    for result in play_tournaments(plans, workers=2, progress=False):
+        for record in result.games:
+            forfeit = record["forfeit"]
+            assert forfeit["reason"] in ("timeout", "crash")
+            assert "worker" in forfeit["detail"] or "stopped" in forfeit["detail"]
+            decisions = record["seat_decisions"]
+            assert sum(decisions) == forfeit["decision"] + 1  # the one it failed in too
+            assert decisions[forfeit["seat"]] == 2  # it fails at its second decision
+
+
 def test_a_card_counts_the_games_an_agent_lost_by_failing(tmp_path, monkeypatch):
     failing = tmp_path / "failing.py"
     failing.write_text(FAILING_FILE)
@@ -281,6 +382,73 @@ def test_a_card_counts_the_games_an_agent_lost_by_failing(tmp_path, monkeypatch)
     text = card.markdown()
     lost = "Games the agent lost by failing: 2 of 2 (illegal action: 0, error: 0, timeout: 0, "
     assert lost + "crash: 2)" in text and "decision " in text
+
+
+def test_messages_name_the_spec_as_written_and_the_parameters(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_agents.py").write_text(FAILING_FILE + AGENT_FILE)
+    for spec, message in [
+        (
+            "my_agents.py:Sleeper:secs=abc",
+            "agent 'my_agents.py:Sleeper:secs=abc': Sleeper(secs='abc') raised ValueError: "
+            "could not convert string to float: 'abc'",
+        ),
+        ("my_agents.py:Lowest:depth=3", "agent 'my_agents.py:Lowest:depth=3' has no parameter"),
+        (
+            "my_agents.py:Lowest:explore=1,explore=2",
+            "agent 'my_agents.py:Lowest:explore=1,explore=2': explore is given twice",
+        ),
+    ]:
+        with pytest.raises(SystemExit):
+            cli.main(["arena", "art_robbery", "--agents", spec, "random", "--no-progress"])
+        error = capsys.readouterr().err
+        assert error.startswith(f"heist arena: error: {message}"), error
+        assert str(tmp_path) not in error and error.count("\n") == 1
+
+
+def test_bad_numbers_are_refused_before_an_agent_loads(tmp_path, capsys):
+    loaded = tmp_path / "loaded"
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(f"open({str(loaded)!r}, 'w').close()\n" + AGENT_FILE)
+    spec = f"{noisy}:Lowest"
+    for option, message in [
+        (["--games", "-1"], "games must be at least 1 (a whole number), got -1"),
+        (["--workers", "0"], "workers must be at least 1 (a whole number), got 0"),
+        (["--seed", "-1"], "seed must be in [0, 2**64), got -1"),
+        (["--players", "9"], "num_players=9 is out of range; allowed: 2 to 5"),
+        (["--time-limit", "0"], "the time limit must be a positive number of seconds"),
+    ]:
+        for trust in ([], ["--trust-agents"]):  # a trusted agent loads here, an isolated one not
+            with pytest.raises(SystemExit):
+                cli.main(["arena", "art_robbery", "--agents", spec, "random", *option, *trust])
+            error = capsys.readouterr().err
+            assert message in error and error.count("\n") == 1 and not loaded.exists(), error
+
+
+def test_eval_says_a_spec_error_every_count_shares_once(agent_file, capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["eval", f"{agent_file}:Lowest:depth=3", "--game", "art_robbery"])
+    error = capsys.readouterr().err
+    assert error.count("has no parameter depth") == 1 and error.count("\n") == 1, error
+    assert "2, 3, 4, 5 players: the agent cannot play (agent " in error
+
+
+def test_a_crash_of_the_calling_process_says_what_happened(tmp_path):
+    failing = tmp_path / "failing.py"
+    failing.write_text(FAILING_FILE)
+    command = [
+        sys.executable, "-m", "experiments.cli", "arena", "art_robbery", "--agents",
+        f"{failing}:Crashes", "random", "--games", "2", "--players", "2", "--seed", "3",
+        "--workers", "1", "--no-progress",
+    ]  # fmt: skip
+    trusted = subprocess.run([*command, "--trust-agents"], capture_output=True, text=True)
+    assert trusted.returncode == 3 and trusted.stdout == ""
+    said = trusted.stderr.splitlines()[-1]
+    assert re.search(r"ended in game 0 of art_robbery at 2 players \(seed \d+\), seat \d", said)
+    assert "(failing.py:Crashes)" not in said and f"({failing}:Crashes) at decision " in said
+    assert "A time limit (--time-limit) or a second worker (--workers 2)" in said
+    isolated = subprocess.run(command, capture_output=True, text=True)  # its own process
+    assert isolated.returncode == 0 and isolated.stdout.count("crash: the agent's process") == 2
 
 
 def test_the_docs_example_agent_runs(tmp_path):
@@ -330,7 +498,7 @@ def test_a_card_says_which_counts_an_agent_cannot_play(tmp_path, monkeypatch):
     )  # fmt: skip
     assert [t["players"] for t in card.tables] == [4] and not card.failures
     assert card.left_out == [
-        "2 players: the agent cannot play (building it raised RuntimeError: plays 4 players only)"
+        "2 players: the agent cannot play (four_only() raised RuntimeError: plays 4 players only)"
     ]
     assert "## Not played" in card.markdown()
 
@@ -357,3 +525,53 @@ def test_arena_time_limit_stops_a_hanging_agent(tmp_path, capsys):
         "--no-progress",
     )  # fmt: skip
     assert out.count(": timeout: a decision ran past 0.5 s and was stopped") == 2
+
+
+def test_a_failing_entrant_loses_at_every_seat_it_holds(tmp_path, capsys):
+    failing = tmp_path / "my_agents.py"
+    failing.write_text(FAILING_FILE)
+    out = run_cli(
+        capsys, "arena", "art_robbery", "--agents", f"{failing}:Raises", "heuristic", "--games",
+        "20", "--seed", "4", "--no-progress",
+    )  # fmt: skip
+    raises, heuristic = (line.split() for line in out.splitlines()[2:4])
+    assert raises[:4] == [f"{failing}:Raises", "20", "40", "0.000"]  # two seats, no win
+    assert heuristic[:4] == ["heuristic", "20", "40", "1.000"]
+    assert raises[6] == heuristic[6] == "0.250"  # the fair share: one of four sides
+
+
+def spy_reports(tmp_path, capsys, *options) -> list[dict]:
+    spy, report = tmp_path / "spy.py", tmp_path / "found.jsonl"
+    spy.write_text(SPY_FILE)
+    report.unlink(missing_ok=True)
+    run_cli(
+        capsys, "arena", "thiefs_market", "--agents", f"{spy}:Spy:report={report}", "random",
+        "--games", "2", "--players", "3", "--seed", "2", "--workers", "1", "--no-progress",
+        *options,
+    )  # fmt: skip
+    return [json.loads(line) for line in report.read_text().splitlines()]
+
+
+def test_an_outside_agent_finds_nothing_of_the_game_in_its_process(tmp_path, capsys):
+    reports = spy_reports(tmp_path, capsys)
+    for found in reports:
+        assert found["frames"] == [] and found["info_set"] == [] and found["sample_agrees"]
+    # it looked through every object of its process at its first decision of each game
+    assert [found["collected"] for found in reports if found["collected"] is not None] == [0] * 9
+    trusted = spy_reports(tmp_path, capsys, "--trust-agents")  # in the game's process: all of it
+    for found in trusted:
+        assert "env" in found["frames"] and found["info_set"] == ["_state"]
+    assert all(found["collected"] > 0 for found in trusted if found["collected"] is not None)
+
+
+@pytest.mark.slow  # loads the compiled search in the agent's processes
+def test_an_outside_search_agent_plays_on_sampled_worlds(tmp_path):
+    """ISMCTS from a file: its information set's worlds come from the game's process."""
+    search = tmp_path / "search.py"
+    search.write_text("from agents.ismcts import make_ismcts\n")
+    result = tournament(
+        "art_robbery", [f"{search}:make_ismcts:simulations=20", "random"], games=2,
+        num_players=2, seed=1, workers=1, progress=False,
+    )  # fmt: skip
+    assert not result.forfeits and len(result.games) == 2
+    assert all(sum(record["seat_decisions"]) == record["decisions"] for record in result.games)
