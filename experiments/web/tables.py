@@ -225,7 +225,9 @@ def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> 
     seated = [
         None
         if who == HUMAN
-        else parse_entrant(who).build(game_name, seed=agent_seed(seed, k), num_players=count)
+        else parse_entrant(who, trusted=True).build(
+            game_name, seed=agent_seed(seed, k), num_players=count
+        )
         for k, who in enumerate(players)
     ]
     env.reset(seed=seed)

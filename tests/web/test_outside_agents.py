@@ -63,3 +63,18 @@ def test_serve_refuses_a_bad_spec_in_one_line(tmp_path):
         "NAME[:key=value,...] (a built-in or installed agent), package.module:Name[:key=value,"
         "...], path/to/file.py:Name[:key=value,...]"
     ]
+
+
+def test_serve_loads_an_outside_agent_before_it_listens(tmp_path):
+    """The web table plays its agents in its own process, so it loads their code at start:
+    a file without the class named is refused before the server listens."""
+    path = tmp_path / "my_agents.py"
+    path.write_text(AGENT_FILE)
+    command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(free_port())]
+    done = subprocess.run(
+        [*command, "--agents", f"{path}:NoSuchAgent"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("heist serve: error: agent ") and "NoSuchAgent" in line
+    assert "heist web table on" not in done.stdout
