@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents.compiled import (
+    TIE,
     best_with_ties_at_random,
     compiled_heuristic,
     next_double,
@@ -16,7 +17,7 @@ from agents.compiled import (
 )
 from agents.profiles import profile
 from experiments.train.evaluate import make_opponents
-from heist_envs.core.single_agent import AgentOpponent, CompiledOpponent
+from heist_envs.core.single_agent import CompiledOpponent
 
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5])
@@ -27,11 +28,11 @@ def test_draws_equal_default_rng(seed):
     assert (generator.random(500) == [next_double(rng) for _ in range(500)]).all()
 
 
-def test_ties_broken_as_the_python_heuristics_break_them():
+def test_ties_broken_by_noise_below_tie():
     legal = np.array([3, 5, 8, 9], np.int64)
     for seed in range(50):
         scores = np.array([1.0, 2.0, 2.0, 2.0])
-        noisy = scores + 1e-6 * np.random.default_rng(seed).random(len(legal))
+        noisy = scores + TIE * np.random.default_rng(seed).random(len(legal))
         expected = legal[np.argmax(noisy)]
         assert best_with_ties_at_random(legal, scores, rng_state(seed)) == expected
     picks = {int(best_with_ties_at_random(legal, np.full(4, 1.0), rng_state(s))) for s in range(40)}
@@ -50,7 +51,7 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
         asked.append(weights)
         return np.array([1.0, 2.0])
 
-    module = types.SimpleNamespace(act=lowest_legal, params=params)
+    module = types.SimpleNamespace(act=lowest_legal, params=params, scores=None)
     monkeypatch.setattr(profile("toits_de_paris"), "compiled", module)
     opponent = compiled_heuristic("toits_de_paris_v0", "tuned", seed=3)
     assert isinstance(opponent, CompiledOpponent) and opponent.act is lowest_legal
@@ -60,8 +61,8 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
     assert isinstance(played, CompiledOpponent) and played.act is lowest_legal
 
 
-def test_without_a_compiled_heuristic_the_python_one_plays(monkeypatch):
+def test_a_game_without_a_heuristic_has_no_compiled_one_and_the_spec_is_refused(monkeypatch):
     monkeypatch.setattr(profile("art_robbery"), "compiled", None)  # a game without one
     assert compiled_heuristic("art_robbery") is None
-    (opponent,) = make_opponents("heuristic", "art_robbery", seed=2)
-    assert isinstance(opponent, AgentOpponent) and opponent.name == "heuristic"
+    with pytest.raises(ValueError, match="no heuristic agent for game 'art_robbery'"):
+        make_opponents("heuristic", "art_robbery", seed=2)
