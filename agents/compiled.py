@@ -20,7 +20,13 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from heist_envs.core.policy_rng import RNG_WORDS, next_double, next_uint64, rng_state
+from heist_envs.core.policy_rng import (
+    RNG_WORDS,
+    next_below,
+    next_double,
+    next_uint64,
+    rng_state,
+)
 from heist_envs.core.single_agent import CompiledOpponent
 
 from .profiles import heuristic_games, profile
@@ -32,6 +38,7 @@ __all__ = [
     "best_actions",
     "best_with_ties_at_random",
     "compiled_heuristic",
+    "next_below",
     "next_double",
     "next_uint64",
     "rng_state",
@@ -43,15 +50,20 @@ TIE = 1e-6
 
 @nb.njit(cache=True)
 def best_with_ties_at_random(legal, scores, rng):
-    """The legal action of highest score, ties broken by adding ``TIE`` times a uniform draw
-    of numpy's default generator (:mod:`heist_envs.core.policy_rng`) to every score, one draw
-    per legal action."""
-    best, best_value = legal[0], -np.inf
+    """The legal action of highest score: a uniformly random one of those within ``TIE`` of
+    the best (one draw from ``rng``)."""
+    top = scores.max()
+    ties = 0
     for k in range(len(legal)):
-        value = scores[k] + TIE * next_double(rng)
-        if value > best_value:
-            best, best_value = legal[k], value
-    return best
+        if scores[k] >= top - TIE:
+            ties += 1
+    pick = next_below(rng, ties)
+    for k in range(len(legal)):
+        if scores[k] >= top - TIE:
+            if pick == 0:
+                return legal[k]
+            pick -= 1
+    return legal[0]  # not reached: ``pick`` < ``ties``
 
 
 class HeuristicAgent:

@@ -278,9 +278,7 @@ def _card_gain(card, owned, counts, bells, feathers, vp, joker_unused, base, par
             1.0 if joker_unused else 0.0
         )
     elif card_bells == C.RAID_BELLS - 1:
-        # In float32, as the Python agent's numpy computed it, so its published games replay.
-        risk = np.float32(params[BELL_RISK]) * np.float32(counts[0, colour])
-        gain -= np.float64(risk)
+        gain -= params[BELL_RISK] * counts[0, colour]
     return gain + _utility(counts, feathers, vp, holders) - base
 
 
