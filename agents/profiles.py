@@ -6,17 +6,16 @@ adds the folder with the modules it has, and agents, the arena and the trainers 
 through :func:`profile`. Every module is optional: a game without the folder, or without a
 module, gets the default written beside it.
 
-- ``heuristic.py``: the rule-based player, ``HeuristicAgent(seed=None)``, which reads only its
-  observation (through the game's ``LAYOUT``) and the action mask and breaks ties with its own
-  seeded RNG. A heuristic that plays a table of weights also defines ``WEIGHTS`` (the hand-set
-  table, name -> value), ``TUNED_WEIGHTS`` (the path of the learned table that
-  ``weights="tuned"`` plays) and ``load_weights(weights) -> dict``, and its agent takes
-  ``weights=``. Default: no heuristic (:func:`make_heuristic` refuses the game).
-- ``compiled.py``: the heuristic as a compiled policy for the batched engine (see
-  :mod:`agents.compiled`), making the Python agent's decisions, ties included:
-  ``scores(obs, mask, params) -> (legal, scores)`` (the legal actions and the heuristic's
-  score of each), ``act(obs, mask, params, rng) -> int`` (the best, ties broken with ``rng``)
-  and ``params(weights=None)``, the parameter vector (the weights, or empty). Default: none.
+- ``compiled.py``: the heuristic, the game's rule-based player, written once in numba (see
+  :mod:`agents.compiled`): ``scores(obs, mask, params) -> (legal, scores)`` (the legal actions
+  and its score of each, from the seat's observation, read through the game's ``LAYOUT``, and
+  the action mask alone), ``act(obs, mask, params, rng) -> int`` (the best, ties broken with
+  ``rng``) and ``params(weights=None)``, the parameter vector (the weights, or empty). The first
+  paragraph of its docstring states the player's strategy. A heuristic that plays a table of
+  weights also defines ``WEIGHTS`` (the hand-set table, name -> value, in the vector's order),
+  ``TUNED_WEIGHTS`` (the path of the learned table that ``weights="tuned"`` plays) and
+  ``load_weights(weights) -> dict``. :class:`agents.compiled.HeuristicAgent` plays it as an
+  agent. Default: no heuristic (:func:`make_heuristic` refuses the game).
 - ``rollout.py``: ISMCTS's compiled rollout policy. A search samples a full world, so it may
   read the whole kernel state:
 
@@ -87,24 +86,24 @@ class GameProfile:
         return f"GameProfile({self.game_name!r})"
 
     @cached_property
-    def heuristic_module(self) -> ModuleType | None:
-        """``heuristic.py``."""
-        return _part(self.game_name, "heuristic")
+    def compiled(self) -> ModuleType | None:
+        """``compiled.py``: the heuristic."""
+        return _part(self.game_name, "compiled")
 
     @property
     def heuristic(self) -> type | None:
-        """The heuristic agent class, or None."""
-        return getattr(self.heuristic_module, "HeuristicAgent", None)
+        """The heuristic agent class (:class:`agents.compiled.HeuristicAgent`, which plays
+        ``compiled.py``), or None where the game has no heuristic."""
+        if self.compiled is None:
+            return None
+        from .compiled import HeuristicAgent
+
+        return HeuristicAgent
 
     @property
     def weighted(self) -> bool:
         """Whether the heuristic plays a table of weights that ``weights=`` may replace."""
-        return hasattr(self.heuristic_module, "WEIGHTS")
-
-    @cached_property
-    def compiled(self) -> ModuleType | None:
-        """``compiled.py``: the heuristic as a compiled policy."""
-        return _part(self.game_name, "compiled")
+        return hasattr(self.compiled, "WEIGHTS")
 
     @cached_property
     def rollout(self) -> ModuleType | None:
@@ -167,17 +166,12 @@ def check_weights(game_name: str, weights) -> None:
 
 
 def make_heuristic(game_name, seed=None, weights=None):
-    """The heuristic agent for ``game_name`` (with or without its ``_v0`` suffix).
+    """The heuristic agent for ``game_name`` (with or without its ``_v0`` suffix): the
+    ``heuristic`` agent spec, :class:`agents.compiled.HeuristicAgent`.
 
     ``weights`` (games whose heuristic has weights only): "tuned" for the weights learned by
     ``experiments.train.weights``, or the path of a file it wrote; None: the hand-set ones.
     """
-    heuristic = profile(game_name).heuristic
-    if heuristic is None:
-        raise ValueError(
-            f"no heuristic agent for game {game_name!r}; available: {', '.join(heuristic_games())}"
-        )
-    if weights is None:
-        return heuristic(seed)
-    check_weights(game_name, weights)
-    return heuristic(seed, weights=weights)
+    from .compiled import HeuristicAgent
+
+    return HeuristicAgent(game_name, seed, weights)

@@ -38,3 +38,15 @@ def play(game, s, *actions):
         legal = legal_actions(game, s)
         assert a in legal, f"action {a} ({game.action_name(a, s)}) not legal; legal: {legal}"
         game.apply(s, a)
+
+
+def heuristic_moves(game, s, seeds=range(16), weights=None):
+    """The actions the game's heuristic plays for the seat to act in the record ``s``, one per
+    agent seeded with each of ``seeds`` (more than one where it sees a tie)."""
+    from agents.profiles import make_heuristic
+
+    obs = np.zeros(game.obs_size, game.obs_dtype)
+    mask = np.zeros(game.num_actions, np.int8)
+    game.observe(s, s.actor, obs)
+    game.legal_mask(s, mask)
+    return {make_heuristic(game.name, seed, weights).act(obs, mask) for seed in seeds}

@@ -1,2 +1,2 @@
 """What agents know of Art Robbery (the parts :mod:`agents.profiles` names): its heuristic
-player, the heuristic compiled and the trainers' defaults."""
+player (compiled) and the trainers' defaults."""

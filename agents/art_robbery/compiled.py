@@ -1,10 +1,18 @@
-"""The Art Robbery heuristic as a compiled policy, for the batched engine.
+"""Takes the loot that is worth most to it, minding the alibi count.
 
-:func:`act` mirrors :class:`agents.art_robbery.heuristic.HeuristicAgent` decision for decision:
-it decodes the same observation, scores every legal action with the same arithmetic in the
-same order (helpers named after the agent's methods) and breaks ties with the same seeded
-draws, so both pick the same action on every position, ties included.
-tests/agents/test_compiled_heuristics.py checks this position by position.
+Art Robbery's heuristic player, written once, in numba. Every card in hand is valued by the
+token it would take (or steal) now: the token's points, its alibi dots weighted by how close
+the player is to having the fewest alibis (which loses everything at the end:
+:data:`ALIBI_WEIGHT`), a bonus for keeping the Boss token (a 4 or 5 of the raid alongside it)
+and, for a steal, half the victim's loss (more where the token keeps the victim's Boss or the
+victim leads); a steal from the Guard Dog's holder counts half, since it may give the dog
+instead. A card that would take nothing is discarded, the least useful first
+(:data:`KEEP_VALUE`: Greedy Thief and Boss cards are kept). The same values pick the token to
+take, and decide whether a stolen token is worth giving the Guard Dog away (when it is worth a
+point more than keeping the dog).
+
+:func:`scores` values every legal action from the seat's observation and action mask alone;
+:func:`act` plays the best (:func:`agents.compiled.best_with_ties_at_random`).
 """
 
 from collections import namedtuple
@@ -24,19 +32,19 @@ from heist_envs.art_robbery.components import (
     TOKEN_VALUES,
     TOKENS_PER_RAID,
 )
-from heist_envs.art_robbery.observation import TOKEN_PLACES
+from heist_envs.art_robbery.observation import LAYOUT, TOKEN_PLACES
 from heist_envs.art_robbery.state import DOG, PLAY, TOKEN
 
 from ..compiled import best_with_ties_at_random
 from ..profiles import check_weights
-from .heuristic import (
-    ALIBI_WEIGHT,
-    CENTRE_PLACE,
-    HIGH_SLOTS,
-    KEEP_VALUE,
-    LAYOUT,
-    SEAT_PLACE,
-)
+
+CENTRE_PLACE, SEAT_PLACE = 0, 2  # token places: centre, box, then relative seats
+#: the Number tokens that keep the Boss (a 4 or a 5)
+HIGH_SLOTS = np.flatnonzero(TOKEN_VALUES[:BOSS_SLOT] >= 4)
+#: How much holding on to a card is worth, when playing it now would gain nothing.
+KEEP_VALUE = np.array([0.0, 0.1, 0.2, 0.3, 0.5, 0.6, 0.8, 0.3, 1.2])
+#: An alibi dot's weight by the lead in alibis over the opponent with the fewest (0: no lead).
+ALIBI_WEIGHT = np.array([4.0, 2.0, 0.7, 0.3])
 
 _PHASE, _PHASE_STOP = LAYOUT["phase"].start, LAYOUT["phase"].stop
 _NUM_PLAYERS, _NUM_PLAYERS_STOP = LAYOUT["num_players"].start, LAYOUT["num_players"].stop
@@ -49,11 +57,10 @@ _ALIBIS = LAYOUT["alibis"].start
 
 #: IS_HIGH[slot]: the slot is one of HIGH_SLOTS (the Number tokens that keep the Boss)
 IS_HIGH = np.isin(np.arange(TOKENS_PER_RAID), HIGH_SLOTS)
-_ALIBI_WEIGHT = np.array(ALIBI_WEIGHT)
-_CENTRE, _NOT_HERE = -1, -2  # holder codes besides relative seats, as in the agent's _View
+_CENTRE, _NOT_HERE = -1, -2  # holder codes besides relative seats
 
-#: The observation decoded as the agent's ``_View`` decodes it: ``holder[slot]`` is -1 for the
-#: centre, -2 for the box or not out yet, else the relative seat; ``dog`` -1 for the centre.
+#: The observation decoded: ``holder[slot]`` is -1 for the centre, -2 for the box or not out
+#: yet, else the relative seat; ``dog`` -1 for the centre, else the relative seat.
 View = namedtuple("View", ["n", "raid", "holder", "dog", "values", "alibi_weight"])
 
 
@@ -66,7 +73,7 @@ def params(weights=None) -> np.ndarray:
 
 @nb.njit(cache=True)
 def view(obs):
-    """The agent's ``_View`` of ``obs``."""
+    """The :data:`View` of ``obs``."""
     n = NUM_PLAYERS_MIN + np.argmax(obs[_NUM_PLAYERS:_NUM_PLAYERS_STOP])
     raid = min(np.argmax(obs[_RAID:_RAID_STOP]), NUM_RAIDS - 1)
     holder = np.empty(TOKENS_PER_RAID, np.int64)
@@ -80,10 +87,10 @@ def view(obs):
         else:
             holder[slot] = _NOT_HERE
     dog = np.argmax(obs[_DOG:_DOG_STOP]) - 1
-    values = obs[_VALUE : _VALUE + n]  # whole numbers: compared as the agent's floats compare
+    values = obs[_VALUE : _VALUE + n]
     alibis = obs[_ALIBIS : _ALIBIS + n]
     margin = np.int64(alibis[0]) - np.int64(alibis[1:].min())
-    alibi_weight = _ALIBI_WEIGHT[min(max(margin, 0), len(_ALIBI_WEIGHT) - 1)]
+    alibi_weight = ALIBI_WEIGHT[min(max(margin, 0), len(ALIBI_WEIGHT) - 1)]
     return View(n, raid, holder, dog, values, alibi_weight)
 
 
@@ -133,7 +140,7 @@ def take_value(v, slot):
 @nb.njit(cache=True)
 def dog_value(v):
     """What holding the Guard Dog is worth: a share of the tokens it would protect."""
-    held = 0.0  # summed slot by slot, as Python's sum() adds the list
+    held = 0.0
     for i in range(TOKENS_PER_RAID):
         if v.holder[i] == 0:
             held += token_value(v, i)
@@ -142,8 +149,9 @@ def dog_value(v):
 
 @nb.njit(cache=True)
 def takes(v, card, slot, number_in_centre):
-    """Whether playing ``card`` would take ``slot`` (a slot of the agent's ``slots``); a Number
-    card takes a token of its value from the centre if ``number_in_centre``, else from a rival."""
+    """Whether playing ``card`` would take ``slot``: the Greedy Thief a token of the centre, the
+    Boss card the Boss token from the centre or a rival, a Number card a token of its value from
+    the centre if ``number_in_centre``, else from a rival."""
     holder = v.holder[slot]
     if card == GREEDY_THIEF_CARD:
         return holder == _CENTRE
@@ -163,7 +171,7 @@ def card_value(v, card):
     for i in range(BOSS_SLOT):
         if TOKEN_VALUES[i] == card and v.holder[i] == _CENTRE:
             number_in_centre = True
-    best, found = 0.0, False  # max(..., default=0.0)
+    best, found = 0.0, False
     for i in range(TOKENS_PER_RAID):
         if takes(v, card, i, number_in_centre):
             value = take_value(v, i)

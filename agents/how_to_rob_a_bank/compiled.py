@@ -1,15 +1,20 @@
-"""How to Rob a Bank's heuristic as a compiled policy, for the batched engine.
+"""Plays either side: the robbers run one shared plan, the bank chases the loot.
 
-:func:`act` is :class:`agents.how_to_rob_a_bank.heuristic.HeuristicAgent` in numba. It reads
-only the seat's observation and action mask, and mirrors ``heuristic.py`` decision for decision:
-the decoded observation is a :data:`View` (the Python ``_View``), and each helper here does what
-the ``_View`` method of the same name does. Seeded alike (``agents.compiled.rng_state(seed)``
-and ``HeuristicAgent(seed)``) the two play the same action on every position, ties included;
-``tests/agents/test_compiled_heuristics.py`` checks that position by position. The Python agent
-stays the readable reference: change the two together.
+How to Rob a Bank's heuristic player, written once, in numba. Robbers: at each round's start
+every robber computes the same team plan from public facts and the robbers' shared hands. Each
+robber takes the bag room it reaches soonest (not one a teammate took), with a Crawl for long
+trips or Move cards along the shortest open path, then its pick-up card and the moves to the
+nearest room a bag can be thrown from; optional cards follow (so it can wait for the getaway
+vehicle) and spare Move cards come last. While robbing it throws, picks up, unlocks and sprays
+whenever it can, moves toward its bag (or, carrying one, toward its throw room), and spends
+spare extra actions driving the vehicle to the robber whose throw comes first by the planned
+cards. Bank: guards tackle robbers (bag carriers first), lock floor bags, and move toward
+carriers, bags and robbers; the bank plans its cards in :data:`BANK_PLAN_ORDER`; the vehicle
+goes to the street corner farthest from the bags.
 
-Every score is a small multiple of one half, exact in float64 whatever the order of the sums,
-so the compiled scores equal the Python ones bit for bit and the tie noise decides alike.
+:func:`scores` values every legal action from the seat's observation (a :data:`View` of it)
+and action mask alone; :func:`act` plays the best
+(:func:`agents.compiled.best_with_ties_at_random`).
 """
 
 from collections import namedtuple
@@ -19,22 +24,25 @@ import numpy as np
 
 from heist_envs.how_to_rob_a_bank import actions as A
 from heist_envs.how_to_rob_a_bank import components as C
+from heist_envs.how_to_rob_a_bank.observation import LAYOUT
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB, SETUP_CORNER, SETUP_STREET, STACK_SIZE
 
 from ..compiled import best_with_ties_at_random
 from ..profiles import check_weights
-from .heuristic import (
-    BANK_PLAN_ORDER,
-    FAR,
-    LAYOUT,
-    PICKUP_CARDS,
-    R_CRAWL,
-    R_MOVE,
-    ROBBER_ACTION_VALUE,
-    waiting_order,
-)
 
 GAME = "how_to_rob_a_bank"
+FAR = 99  # the distance between rooms no open path joins
+
+# Robber card types (spec 2.3).
+R_MOVE, R_PICKUP, R_UNLOCK, R_SPRAY, R_CRAWL, R_SPRAY_OR_PICKUP, R_UNLOCK_OR_PICKUP = range(7)
+PICKUP_CARDS = (R_PICKUP, R_SPRAY_OR_PICKUP, R_UNLOCK_OR_PICKUP)
+MOVING_CARDS = (R_MOVE, R_CRAWL)
+# Bank card types, in the order the bank plans them.
+B_MOVE, B_DOUBLE_MOVE, B_LOCK, B_TACKLE, B_TACKLE_OR_LOCK = range(5)
+BANK_PLAN_ORDER = (B_DOUBLE_MOVE, B_TACKLE_OR_LOCK, B_TACKLE, B_MOVE, B_LOCK)
+
+# Robber action priorities: a throw scores, then getting and freeing bags.
+ROBBER_ACTION_VALUE = {A.THROW: 100.0, A.PICKUP: 90.0, A.UNLOCK_BAG: 80.0, A.SPRAY: 70.0}
 
 # Where the observation's parts lie: LAYOUT's slices as ints the jitted code can use.
 _PHASE_START, _PHASE_STOP = LAYOUT["phase"].start, LAYOUT["phase"].stop
@@ -69,10 +77,11 @@ _ROBBER_HANDS_START = LAYOUT["robber_hands"].start
 
 #: per action, its fixed robber value in ROBBER_ACTION_VALUE (NaN: none)
 _ROBBER_ACTION_VALUE = np.array([ROBBER_ACTION_VALUE.get(a, np.nan) for a in range(A.NUM_ACTIONS)])
-#: the card types in the order robbers plan their leftover cards (``waiting_order``)
-_WAITING_ORDER = tuple(sorted(range(C.N_CARD_TYPES), key=waiting_order))
+#: the card types in the order robbers plan the cards left after the route and pick-up:
+#: optional ones first (the robber can wait in place for the vehicle with them), moving ones last
+_WAITING_ORDER = tuple(sorted(range(C.N_CARD_TYPES), key=lambda card: (card in MOVING_CARDS, card)))
 
-#: The observation decoded, as ``heuristic._View`` decodes it. Per-robber and per-guard arrays
+#: The observation decoded. Per-robber and per-guard arrays
 #: have C.MAX_ROBBERS and C.MAX_GUARDS entries (the first n_robbers and n_guards are in play);
 #: ``target`` and ``plan`` are the team plan, filled by :func:`team_plan` where it is needed.
 View = namedtuple(
@@ -388,7 +397,9 @@ def route(v, hand, target):
 @nb.njit(cache=True)
 def team_plan(v):
     """Fill ``v.target`` and ``v.plan``: per robber, its target bag room or -1 and its cards
-    in order (``_View.team_plan``)."""
+    in order. Every robber computes the same plan at every decision of the round: while
+    planning, the hands are rebuilt from the stacks; while robbing only the planned cards are
+    left, which keeps each robber's cheapest target (its route is among them) the same."""
     taken = np.zeros(C.N_ROOMS, np.bool_)
     for x in range(v.n_robbers):
         hand = np.zeros(C.N_CARD_TYPES, np.int64)  # the round's planned cards and the hand
@@ -610,7 +621,7 @@ def threats(v):
 
 @nb.njit(cache=True)
 def action_scores(v, legal):
-    """The strategy's score of each legal action (``heuristic.action_scores``)."""
+    """The strategy's score of each legal action."""
     scores = np.zeros(len(legal))
     if v.phase == SETUP_CORNER:
         for k in range(len(legal)):
@@ -646,8 +657,8 @@ def scores(obs, mask, params):
 
 @nb.njit(cache=True)
 def act(obs, mask, params, rng):
-    """The heuristic's action for one seat: ``HeuristicAgent.act`` with ``rng`` for its
-    generator (``params``: :func:`params`, empty)."""
+    """The heuristic's action for one seat, ties broken with ``rng`` (``params``:
+    :func:`params`, empty)."""
     legal, values = scores(obs, mask, params)
     return best_with_ties_at_random(legal, values, rng)
 

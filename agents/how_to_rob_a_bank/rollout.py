@@ -3,7 +3,7 @@
 Random robbers almost never steal a bag (a theft needs a route, a pick-up card at the bag,
 a route on to a room facing the vehicle and the vehicle moved there), so random rollouts
 score every robber plan as lost and the search learns nothing. The rollouts here play
-:mod:`agents.how_to_rob_a_bank.heuristic`'s ideas on the full sampled state, compiled:
+the heuristic's ideas (:mod:`agents.how_to_rob_a_bank.compiled`) on the full sampled state:
 
 - **Robbers, planning.** The team plan: in seat order each robber takes the bag room its
   cards reach most cheaply (one a teammate took counts ``TAKEN_COST`` more) and plans the

@@ -1,3 +1,3 @@
 """What agents know of Thief's Market (the parts :mod:`agents.profiles` names): its heuristic
-player, the heuristic compiled, its rollout policy and the trainers' defaults; and the studies'
+player (compiled), its rollout policy and the trainers' defaults; and the studies'
 restricted-play rules (:mod:`~agents.thiefs_market.restrictions`)."""

@@ -1,12 +1,17 @@
-"""Thief's Market's heuristic as a compiled policy, for the batched engine's opponents.
+"""Buys the card worth most points, and loots the dice that pay for it.
 
-``act(obs, mask, params, rng)`` is :class:`agents.thiefs_market.heuristic.HeuristicAgent` in
-numba: it reads only the seat's observation (through the game's ``LAYOUT``) and the action
-mask, scores every legal action as the Python agent does, helper for helper (``_card_value``
-is ``card_value``, and so on), in the same order of float operations, and breaks ties with the
-same draws (:func:`agents.compiled.best_with_ties_at_random`). It makes the Python agent's
-decision on every position, ties included; ``tests/agents/test_compiled_heuristics.py``
-checks it. The Python agent stays the readable reference.
+Thief's Market's heuristic player, written once, in numba. Cards are valued in final points:
+printed VP, henchman icons (toward the majority), safehouse, wand, compass and loyalty bonuses
+as they would score now, infamy gained at once, and a fading value for ability cards. In a
+purchase turn it converts a die when that makes a better card affordable, buys the best card it
+can, pays with dice before gold, and turns leftover dice and gold into infamy or purses.
+Dividing the loot, it values masks and purses (infamy and gold) and the gems its best market
+cards need; it steals a pile when that beats taking, returns the least useful object, and stops
+taking after a few objects.
+
+:func:`scores` values every legal action from the seat's observation (read through the game's
+``LAYOUT``) and action mask alone; :func:`act` plays the best
+(:func:`agents.compiled.best_with_ties_at_random`).
 """
 
 import numba as nb
@@ -14,6 +19,7 @@ import numpy as np
 
 from heist_envs.thiefs_market import actions as A
 from heist_envs.thiefs_market import components as C
+from heist_envs.thiefs_market.observation import LAYOUT
 from heist_envs.thiefs_market.state import (
     D_CHOOSE,
     D_RETURNING,
@@ -25,31 +31,28 @@ from heist_envs.thiefs_market.state import (
 
 from ..compiled import best_with_ties_at_random
 from ..profiles import check_weights
-from .heuristic import (
-    ABILITY_FADE,
-    ABILITY_VALUE,
-    BUY_FIRST,
-    CONVERT_GAIN,
-    END_TURN_VALUE,
-    EXIT_STRATEGY_VALUE,
-    FACE_VALUE,
-    FINISH_RETURN_VALUE,
-    FINISH_TAKE_VALUE,
-    FUTURE_CARDS,
-    FUTURE_INFAMY,
-    GOLD_COST,
-    GOLEM_WAND_VALUE,
-    HENCHMAN_VALUE,
-    LAYOUT,
-    MAX_TAKE,
-    PAWN_VALUE,
-    SECOND_BUILDING_VALUE,
-    SPEND_FOR_INFAMY_VALUE,
-    STEAL_COST,
-    TARGET_CARDS,
-    TARGET_GEM_VALUE,
-    TO_PURSE_VALUE,
-)
+
+PAWN_VALUE = 0.5  # buying first, and the next round's first take
+FACE_VALUE = np.array([0.5, 0.5, 0.5, 0.5, 0.9, 1.0])  # gems, purse (1 gold), mask (1 infamy)
+ABILITY_VALUE = 1.2  # a card whose worth is its ability, early in the game
+ABILITY_FADE = 25  # cards left to buy (decks and market) below which abilities fade
+FUTURE_CARDS, FUTURE_INFAMY = 2, 4  # still to come, for the cards that count them
+MAX_TAKE = 4  # objects taken before a pile becomes a tempting target
+GOLD_COST = 0.3  # points a gold spent on a purchase is worth keeping
+HENCHMAN_VALUE = 1.0  # a thief icon, toward the henchman majority
+SECOND_BUILDING_VALUE = 2.0  # a second building icon lifts the safehouse owned to its pb VP
+GOLEM_WAND_VALUE = 1.5  # a wand icon, for the owner of a card paying per wand pair
+BUY_FIRST = 10  # a purchase, or a conversion toward a better one, outranks every other move
+CONVERT_GAIN = 0.5  # the least gain for which a conversion is worth its die
+SPEND_FOR_INFAMY_VALUE = 1.2  # leftover moves, once nothing is worth buying
+TO_PURSE_VALUE = 1.0
+EXIT_STRATEGY_VALUE = 1.5
+END_TURN_VALUE = 0.5
+TARGET_CARDS = 3  # the best market cards whose missing gems raise a gem die's value
+TARGET_GEM_VALUE = 0.6  # for the best of them; the next ones count 1/2, 1/3 of it
+FINISH_TAKE_VALUE = 0.45  # stop taking unless a die or the pawn is worth more
+STEAL_COST = 0.5  # a steal gives an object back and makes the thief a target
+FINISH_RETURN_VALUE = 2.0  # once one object is on its way back
 
 # Where the observation's parts start (and end, for the one-hot ones), as plain ints for numba;
 # per-seat parts are laid out relative seat by relative seat, seat 0 being the observer.

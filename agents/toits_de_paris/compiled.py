@@ -1,41 +1,89 @@
-"""Les Toits de Paris's heuristic as a compiled policy, for the batched engine.
+"""Plays for the final score: card points plus the majority tokens it can win.
 
-:func:`act` mirrors :class:`agents.toits_de_paris.heuristic.HeuristicAgent` decision for
-decision, ties included: each jitted helper computes what the agent's method of the same name
-computes, with the same floating-point operations in the same order, from the seat's
-observation and action mask alone. Its parameters are the heuristic's weights (:func:`params`,
-in ``WEIGHT_NAMES`` order). tests/agents/test_compiled_heuristics.py plays both forms on
-seeded games and checks that they agree at every position.
+Les Toits de Paris's heuristic player, written once, in numba. A card is worth the change it
+makes to the player's lead over the best opponent when the game is scored as it stands (card
+points, colour and feather majorities, tie-breakers), plus a little for every card (majorities
+are still open) and for a reserve draw, minus the loss of a police raid it would cause or risk.
+It takes the best card each time, takes cards freely while they are worth anything (as the
+leader, a little more for the card the others then cannot take), and picks the joker colour
+that scores most. As the leader of a theft it keeps revealing while the expected share of cards
+(from the arrows still unseen, looking ahead to the end of the theft) beats stopping now by
+more than ``continue_margin``. How much each of these is worth is its table of :data:`WEIGHTS`
+(:func:`load_weights`).
+
+:func:`scores` values every legal action from the seat's observation and action mask alone;
+:func:`act` plays the best (:func:`agents.compiled.best_with_ties_at_random`). Its parameters
+are the weights (:func:`params`, in ``WEIGHT_NAMES`` order).
 """
+
+import json
+from pathlib import Path
 
 import numba as nb
 import numpy as np
 
 from heist_envs.toits_de_paris import actions as A
 from heist_envs.toits_de_paris import components as C
+from heist_envs.toits_de_paris.observation import LAYOUT
 from heist_envs.toits_de_paris.state import JOKER, LEADER_EXTRA, LEADER_FREE, THEFT
 
 from ..compiled import best_with_ties_at_random
-from .heuristic import LAYOUT, WEIGHTS, load_weights
 
-#: the parameter vector's entries: the heuristic's weights, in this order
+#: The valuation's weights, in score points (the hand-set defaults). ``weights="tuned"``
+#: plays the ones CMA-ES learned against these (``experiments/train/weights.py``).
+WEIGHTS = {
+    "card_potential": 0.3,  # any card may still help win a majority later
+    "reserve_draw": 0.6,  # a reserve symbol draws an unknown card
+    "bell_risk": 0.3,  # per card of a colour one bell away from a police raid
+    "denial": 0.1,  # a card the leader takes is one the others cannot
+    "joker_offer": 1.0,  # a police raid on an agent with its character card unused offers a joker
+    "joker_now": 0.5,  # flipping the joker now rather than keeping it for a later raid
+    "continue_margin": 0.0,  # reveal on only if the expected share beats stopping by this
+    "others_on_stop": 1.0,  # weight of the others' cards in the leader's share on a stop
+}
+TUNED_WEIGHTS = Path(__file__).resolve().parents[1] / "policies" / "toits_de_paris_tuned.json"
+
+
+def load_weights(weights=None) -> dict:
+    """The weights to play: None (the hand-set ones), "tuned" (the shipped learned ones), a
+    path to a JSON file with a ``weights`` table, or a dict naming some of them."""
+    if weights is None:
+        return dict(WEIGHTS)
+    if isinstance(weights, str):
+        path = TUNED_WEIGHTS if weights == "tuned" else Path(weights)
+        try:
+            weights = json.loads(path.read_text())["weights"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(
+                f"cannot read heuristic weights from {path} ({error!r}); give weights=tuned, "
+                "or a JSON file with a 'weights' table as experiments.train.weights writes"
+            ) from None
+    unknown = sorted(set(weights) - set(WEIGHTS))
+    if unknown:
+        raise ValueError(
+            f"unknown heuristic weight(s) {', '.join(unknown)}; weights: {', '.join(WEIGHTS)}"
+        )
+    return {**WEIGHTS, **{name: float(value) for name, value in weights.items()}}
+
+
+#: the parameter vector's entries: the weights, in this order (and each one's place in it)
 WEIGHT_NAMES = tuple(WEIGHTS)
-_CARD_POTENTIAL = WEIGHT_NAMES.index("card_potential")
-_RESERVE_DRAW = WEIGHT_NAMES.index("reserve_draw")
-_BELL_RISK = WEIGHT_NAMES.index("bell_risk")
-_DENIAL = WEIGHT_NAMES.index("denial")
-_JOKER_OFFER = WEIGHT_NAMES.index("joker_offer")
-_JOKER_NOW = WEIGHT_NAMES.index("joker_now")
-_CONTINUE_MARGIN = WEIGHT_NAMES.index("continue_margin")
-_OTHERS_ON_STOP = WEIGHT_NAMES.index("others_on_stop")
+CARD_POTENTIAL = WEIGHT_NAMES.index("card_potential")
+RESERVE_DRAW = WEIGHT_NAMES.index("reserve_draw")
+BELL_RISK = WEIGHT_NAMES.index("bell_risk")
+DENIAL = WEIGHT_NAMES.index("denial")
+JOKER_OFFER = WEIGHT_NAMES.index("joker_offer")
+JOKER_NOW = WEIGHT_NAMES.index("joker_now")
+CONTINUE_MARGIN = WEIGHT_NAMES.index("continue_margin")
+OTHERS_ON_STOP = WEIGHT_NAMES.index("others_on_stop")
 
-# The observation's parts (per-seat blocks: rows of relative seats, the agent's first).
+# The observation's parts (per-seat blocks: rows of relative seats, the player's first).
 _COLLECTIONS = LAYOUT["collections"].start
 _COLOUR_COUNTS = LAYOUT["colour_counts"].start
 _BELLS = LAYOUT["bells"].start
 _FEATHERS = LAYOUT["feathers"].start
 _CARD_VP = LAYOUT["card_vp"].start
-_JOKERS = LAYOUT["jokers"].start  # the agent's row first; its first entry: joker unused
+_JOKERS = LAYOUT["jokers"].start  # the player's row first; its first entry: joker unused
 _BOARD = LAYOUT["board"].start
 _UNKNOWN = LAYOUT["unknown"].start
 _INSPECTOR, _INSPECTOR_STOP = LAYOUT["inspector"].start, LAYOUT["inspector"].stop
@@ -51,8 +99,8 @@ _NOBODY = -1  # no seat holds the colour's tie-breaker; also "no extra card"
 def params(weights=None) -> np.ndarray:
     """The heuristic's weights as :func:`act`'s parameters: float64, in ``WEIGHT_NAMES`` order.
 
-    ``weights`` as :func:`agents.toits_de_paris.heuristic.load_weights` takes them: None (the
-    hand-set ones), "tuned", the path of a JSON file with a ``weights`` table, or a dict."""
+    ``weights`` as :func:`load_weights` takes them: None (the hand-set ones), "tuned", the
+    path of a JSON file with a ``weights`` table, or a dict."""
     table = load_weights(weights)
     return np.array([table[name] for name in WEIGHT_NAMES], dtype=np.float64)
 
@@ -115,7 +163,7 @@ def _arrow_odds(obs):
 
 @nb.njit(cache=True)
 def scores(obs, mask, params):
-    """The legal moves and what each is worth to the agent (HeuristicAgent.move_values)."""
+    """The legal moves and what each is worth to the player (it plays the best)."""
     legal = np.flatnonzero(mask)
     values = np.zeros(len(legal))
     phase = _argmax(obs, _PHASE, _PHASE_STOP)
@@ -145,13 +193,13 @@ def scores(obs, mask, params):
                 card, owned, counts, bells, feathers, vp, joker_unused, base, params
             )
         if phase in (LEADER_FREE, LEADER_EXTRA):
-            values[k] = values[k] + params[_DENIAL] * (1.0 if legal[k] != A.PASS else 0.0)
+            values[k] = values[k] + params[DENIAL] * (1.0 if legal[k] != A.PASS else 0.0)
     return legal, values
 
 
 @nb.njit(cache=True)
 def _tb_holders(owned, extra_card):
-    """The seat holding each colour's tie-breaker (-1: none); the agent if it gains
+    """The seat holding each colour's tie-breaker (-1: none); the player if it gains
     ``extra_card`` and that is one."""
     holders = np.full(C.NUM_COLOURS, _NOBODY, np.int64)
     for card in _TIEBREAK_CARDS:
@@ -167,7 +215,7 @@ def _tb_holders(owned, extra_card):
 
 @nb.njit(cache=True)
 def _award(values, holder, high, low, out):
-    """Majority tokens per seat for one category into ``out`` (heuristic._award's ranking)."""
+    """Majority tokens per seat for one category into ``out`` (the kernel's ranking, D22-D27)."""
     out[:] = 0.0
     keys = np.zeros(len(values), np.int64)
     first_key, second_key = 0, 0  # the two largest distinct ranking keys (0: none)
@@ -194,7 +242,7 @@ def _award(values, holder, high, low, out):
 
 @nb.njit(cache=True)
 def _utility(counts, feathers, vp, holders):
-    """The agent's final score minus the best opponent's, if the game ended now."""
+    """The player's final score minus the best opponent's, if the game ended now."""
     scores = vp.astype(np.float64)
     award = np.zeros(len(vp))
     for t in range(C.NUM_COLOURS):
@@ -207,14 +255,14 @@ def _utility(counts, feathers, vp, holders):
 
 @nb.njit(cache=True)
 def _card_gain(card, owned, counts, bells, feathers, vp, joker_unused, base, params):
-    """What gaining ``card`` is worth to the agent now."""
+    """What gaining ``card`` is worth to the player now."""
     colour = C.CARD_TABLE[card, C.COLOUR]
     counts, feathers, vp = counts.copy(), feathers.copy(), vp.copy()
     counts[0, colour] += 1
     feathers[0] += C.CARD_TABLE[card, C.FEATHERS]
     vp[0] += C.CARD_TABLE[card, C.VP]
     holders = _tb_holders(owned, card)
-    gain = params[_CARD_POTENTIAL] + params[_RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE]
+    gain = params[CARD_POTENTIAL] + params[RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE]
     card_bells = bells[0, colour] + C.CARD_TABLE[card, C.BELLS]
     if C.CARD_TABLE[card, C.BELLS] and card_bells >= C.RAID_BELLS:
         for lost in range(C.NUM_CARDS):  # the colour's cards in the collection, then the card
@@ -226,13 +274,11 @@ def _card_gain(card, owned, counts, bells, feathers, vp, joker_unused, base, par
         counts[0, colour] = 0
         if holders[colour] == 0:
             holders[colour] = _NOBODY
-        gain = params[_RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE] + params[_JOKER_OFFER] * (
+        gain = params[RESERVE_DRAW] * C.CARD_TABLE[card, C.RESERVE] + params[JOKER_OFFER] * (
             1.0 if joker_unused else 0.0
         )
     elif card_bells == C.RAID_BELLS - 1:
-        # The Python agent multiplies a float32 count: numpy computes this product in float32.
-        risk = np.float32(params[_BELL_RISK]) * np.float32(counts[0, colour])
-        gain -= np.float64(risk)
+        gain -= params[BELL_RISK] * counts[0, colour]
     return gain + _utility(counts, feathers, vp, holders) - base
 
 
@@ -242,7 +288,7 @@ def _joker_gain(colour, owned, counts, feathers, vp, base, params):
     counts = counts.copy()
     counts[0, colour] += 1
     after = _utility(counts, feathers, vp, _tb_holders(owned, _NOBODY))
-    return after - base + params[_JOKER_NOW]
+    return after - base + params[JOKER_NOW]
 
 
 @nb.njit(cache=True)
@@ -252,8 +298,8 @@ def _continue_gain(obs, n, params):
     revealed = _argmax(obs, _REVEALED, _REVEALED_STOP)
     insp = 1 + _argmax(obs, _INSPECTOR, _INSPECTOR_STOP)
     arrow_odds = _arrow_odds(obs)
-    others_on_stop = params[_OTHERS_ON_STOP]
-    stop = stop_value(revealed, n, others_on_stop) + params[_CONTINUE_MARGIN]
+    others_on_stop = params[OTHERS_ON_STOP]
+    stop = stop_value(revealed, n, others_on_stop) + params[CONTINUE_MARGIN]
     theft = theft_values(arrow_odds, n, others_on_stop)
     return reveal_value(revealed, insp, arrow_odds, n, theft) - stop
 
@@ -290,8 +336,7 @@ def reveal_value(revealed, insp, arrow_odds, n, theft):
 @nb.njit(cache=True)
 def theft_values(arrow_odds, n, others_on_stop):
     """The leader's expected share at each (revealed, insp) of a theft still going on, with
-    best play (reveal on or stop), worked back from the last card (the agent's
-    ``_theft_value``, every cell its memo could hold)."""
+    best play (reveal on or stop), worked back from the last card."""
     theft = np.zeros((C.INSP_START, C.INSP_START + 1))
     for revealed in range(C.INSP_START - 2, 0, -1):  # going on: revealed + 2 <= insp <= start
         for insp in range(revealed + 2, C.INSP_START + 1):

@@ -1,7 +1,7 @@
 """Les Toits de Paris's rollout policy and evaluation for ISMCTS (see :mod:`agents.profiles`).
 
-Rollout policy (:func:`rollout_action`): the heuristic agent's strategy
-(:mod:`agents.toits_de_paris.heuristic`) in compiled code, read from the full state, with a
+Rollout policy (:func:`rollout_action`): the heuristic's strategy
+(:mod:`agents.toits_de_paris.compiled`), read from the full state instead of an observation, with a
 little randomness (``EPSILON``) so that rollouts of one position stay diverse.
 
 - Sharing (take a card, pass, joker colour): a card is worth the change it makes to the
@@ -75,21 +75,24 @@ from heist_envs.toits_de_paris.state import (
     UNUSED,
 )
 
-from . import heuristic
-from .compiled import reveal_value, stop_value, theft_values
+from .compiled import (
+    BELL_RISK,
+    CARD_POTENTIAL,
+    CONTINUE_MARGIN,
+    DENIAL,
+    JOKER_NOW,
+    JOKER_OFFER,
+    OTHERS_ON_STOP,
+    RESERVE_DRAW,
+    params,
+    reveal_value,
+    stop_value,
+    theft_values,
+)
 
-# The heuristic agent's weights (score points) as an array, in its table's order; the
+# The heuristic's hand-set weights (score points) as an array, in ``WEIGHT_NAMES`` order; the
 # policy functions take the array, so that a tuning run can play other weights.
-WEIGHT_NAMES = tuple(heuristic.WEIGHTS)
-WEIGHTS = np.array([heuristic.WEIGHTS[name] for name in WEIGHT_NAMES])
-CARD_POTENTIAL = WEIGHT_NAMES.index("card_potential")
-RESERVE_DRAW = WEIGHT_NAMES.index("reserve_draw")
-BELL_RISK = WEIGHT_NAMES.index("bell_risk")
-DENIAL = WEIGHT_NAMES.index("denial")
-JOKER_OFFER = WEIGHT_NAMES.index("joker_offer")
-JOKER_NOW = WEIGHT_NAMES.index("joker_now")
-CONTINUE_MARGIN = WEIGHT_NAMES.index("continue_margin")
-OTHERS_ON_STOP = WEIGHT_NAMES.index("others_on_stop")
+WEIGHTS = params()
 
 EPSILON = 0.1  # chance of a uniformly random legal move in a rollout
 

@@ -63,7 +63,7 @@ def agents_table(game: Game) -> list[str]:
     from agents.ppo import POLICY_DIR, checkpoint_info, shipped_side_policies
     from agents.profiles import profile
 
-    heuristic = profile(game.name).heuristic
+    heuristic = profile(game.name).compiled
     search = ISMCTSAgent(game.name)
     settings = ", ".join(f"`{key}={value!r}`" for key, value in search.settings.items())
     rollouts = (
@@ -99,9 +99,10 @@ def agents_table(game: Game) -> list[str]:
 
 
 def heuristic_text(heuristic) -> str:
-    """The first paragraph of the heuristic agent's docstring, or that the game has none."""
+    """The first paragraph of the heuristic's docstring (its module's), or that the game has
+    none."""
     if heuristic is None:
-        return "no heuristic for this game (`agents/<game>/heuristic.py` would add one)"
+        return "no heuristic for this game (`agents/<game>/compiled.py` would add one)"
     return " ".join(heuristic.__doc__.strip().split("\n\n")[0].split())
 
 

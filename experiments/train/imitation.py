@@ -38,9 +38,8 @@ seat-rotated games against ``--eval-opponents`` (default: the heuristic), the le
 The data, not the fit, limits the student: a plain MLP on the one-hot observation matches
 93% of its training decisions but fewer of the new ones its own play reaches, so the defaults
 use many games per iteration (docs/training/research_log.md has the runs behind them).
-The heuristic labels a batch of decisions in one call of its compiled twin
-(:func:`agents.compiled.best_actions`, the same labels), some 60 times faster than the Python
-agent (docs/training/index.md), so data is cheap.
+The heuristic labels a batch of decisions in one compiled call
+(:func:`agents.compiled.best_actions`), so data is cheap.
 
 Writes to ``--out``: ``dagger.csv`` (per iteration: data size, fit loss and accuracy,
 win rate against ``--eval-opponents`` per side), ``learning_curve.png``,
@@ -60,18 +59,15 @@ import numpy as np
 
 import heist_envs
 from agents.base import InfoSet
-from agents.compiled import best_actions
+from agents.compiled import TIE, best_actions
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from agents.profiles import make_heuristic, profile
 from experiments.common import plot_learning_curve
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.sb3 import check_init, learner_sides, maskable_ppo
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
-from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOpponent
+from heist_envs.core.single_agent import PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
-
-#: Scores within this of the best count as ties (the heuristics break ties with noise < 1e-6).
-TIE = 1e-6
 
 
 class Teacher:
@@ -222,9 +218,7 @@ class LabelledGames:
         self.started = num_envs
         self.policy = PolicyOpponent(student, deterministic=True) if student is not None else None
         self.noise = RandomOpponent(seed)
-        self.heuristic = (
-            AgentOpponent(make_heuristic(game.name, seed)) if opponents == "heuristic" else None
-        )
+        self.heuristic = make_heuristic(game.name, seed) if opponents == "heuristic" else None
         self.obs_out, self.mask_out, self.best_out = [], [], []
         self.outcomes = {int(k): [] for k in self.sides}
         self.active = np.ones(num_envs, np.bool_)

@@ -1,7 +1,7 @@
 """Learn a heuristic's weights by CMA-ES against a table of heuristics.
 
 A heuristic with weights values its moves with a table of them (``WEIGHTS`` in
-``agents/<game>/heuristic.py``; :mod:`agents.profiles` lists what such a game provides). This
+``agents/<game>/compiled.py``; :mod:`agents.profiles` lists what such a game provides). This
 run searches that table with CMA-ES (the ``cma`` package): each candidate plays one seat of
 ``--games`` games at each player count in ``--counts``, heuristics with the ``--opponents``
 table the other seats (default: the hand-set table, where the search also starts), in the
@@ -52,11 +52,11 @@ class WeightedHeuristic:
     def __init__(self, game_name):
         game_profile = profile(game_name)
         self.game = heist_envs.get_game(game_name)
-        heuristic, rollout = game_profile.heuristic_module, game_profile.rollout
+        heuristic, rollout = game_profile.compiled, game_profile.rollout
         if not game_profile.weighted or not hasattr(rollout, "policy_action"):
             raise ValueError(
                 f"the {self.game.name} heuristic has no weights to tune (a table WEIGHTS in "
-                f"agents/{self.game.name}/heuristic.py and a compiled policy_action in its "
+                f"agents/{self.game.name}/compiled.py and a compiled policy_action in its "
                 f"rollout.py); games with weights: {', '.join(weighted_games())}"
             )
         self.hand_set, self.tuned_path = heuristic.WEIGHTS, heuristic.TUNED_WEIGHTS

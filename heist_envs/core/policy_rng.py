@@ -1,31 +1,29 @@
-"""The random numbers of compiled policies: numpy's default generator (PCG64) in compiled code,
-draw for draw, with one state row per (game, seat) of a batch.
+"""The random numbers of compiled policies: the kernel's xorshift generator
+(:mod:`heist_envs.core.rng`), one state per policy, or per (game, seat) of a batch.
 
 A compiled policy (``act(obs, mask, params, rng) -> int``, see
-:class:`heist_envs.core.single_agent.CompiledOpponent`) draws from ``rng``, ``RNG_WORDS``
-uint64 words: PCG64's 128-bit state and increment, high words first. :func:`rng_state` gives
-the state of ``numpy.random.default_rng(seed)``, and :func:`next_double` its next
-``random()``, so a compiled policy can make the draws of a Python agent seeded alike.
+:class:`heist_envs.core.single_agent.CompiledOpponent`) draws from ``rng``, an array of
+``RNG_WORDS`` uint64 words that each draw updates in place (:func:`next_uint64`,
+:func:`next_below`, :func:`next_double`). :func:`rng_state` makes one from a seed, and
+:func:`seat_rng_rows` one per (game, seat) of a batch, each its own stream.
 """
 
 import numba as nb
 import numpy as np
 
-#: words of a compiled policy's random state: PCG64's 128-bit state and increment, high first
-RNG_WORDS = 4
-_MASK64 = (1 << 64) - 1
-_MULT_HI = np.uint64(0x2360ED051FC65DA4)
-_MULT_LO = np.uint64(0x4385DF649FCCF645)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_U32 = np.uint64(32)
-_U64 = np.uint64(64)
+from heist_envs.core.rng import mix_seed, xorshift
+
+#: words of a compiled policy's random state: one xorshift state
+RNG_WORDS = 1
+_S11 = np.uint64(11)
 
 
 def rng_state(seed=None) -> np.ndarray:
-    """The state of ``numpy.random.default_rng(seed)`` as ``RNG_WORDS`` uint64 words."""
-    pcg = np.random.default_rng(seed).bit_generator.state["state"]
-    state, inc = pcg["state"], pcg["inc"]
-    return np.array([state >> 64, state & _MASK64, inc >> 64, inc & _MASK64], np.uint64)
+    """A random state of ``RNG_WORDS`` uint64 words from ``seed``: an integer >= 0, a
+    sequence of them (numpy's ``SeedSequence`` mixes them into one state), or None for a
+    state from fresh entropy."""
+    word = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+    return np.array([mix_seed(word)], np.uint64)
 
 
 def check_seed(seed) -> int:
@@ -37,8 +35,8 @@ def check_seed(seed) -> int:
 
 def seat_rng_rows(seed, num_envs, num_seats) -> np.ndarray:
     """One random state per (game, seat), ``[num_envs, num_seats, RNG_WORDS]``: that of
-    ``numpy.random.default_rng([seed, game, seat])``, so every row is its own stream and
-    depends on the seed and its place alone."""
+    ``rng_state([seed, game, seat])``, so every row is its own stream and depends on the seed
+    and its place alone."""
     seed = check_seed(seed)
     rows = np.empty((num_envs, num_seats, RNG_WORDS), np.uint64)
     for game in range(num_envs):
@@ -48,30 +46,19 @@ def seat_rng_rows(seed, num_envs, num_seats) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _mul_high(a, b):
-    """The high 64 bits of the 128-bit product of two uint64s."""
-    a_lo, a_hi = a & _LOW32, a >> _U32
-    b_lo, b_hi = b & _LOW32, b >> _U32
-    cross = (a_lo * b_lo >> _U32) + (a_hi * b_lo & _LOW32) + a_lo * b_hi
-    return a_hi * b_hi + (a_hi * b_lo >> _U32) + (cross >> _U32)
+def next_uint64(rng):
+    """Step the state and return it: a uniform nonzero 64-bit integer."""
+    rng[0] = xorshift(rng[0])
+    return rng[0]
 
 
 @nb.njit(cache=True)
-def next_uint64(rng):
-    """Step PCG64 (state = state * multiplier + increment) and return its XSL-RR output."""
-    hi, lo = rng[0], rng[1]
-    new_lo = lo * _MULT_LO
-    new_hi = _mul_high(lo, _MULT_LO) + hi * _MULT_LO + lo * _MULT_HI
-    total_lo = new_lo + rng[3]
-    carry = np.uint64(1) if total_lo < new_lo else np.uint64(0)
-    rng[0] = new_hi + rng[2] + carry
-    rng[1] = total_lo
-    xored = rng[0] ^ rng[1]
-    rot = rng[0] >> np.uint64(58)
-    return (xored >> rot) | (xored << ((_U64 - rot) & np.uint64(63)))
+def next_below(rng, n):
+    """A uniform integer in [0, n) (n >= 1), as :func:`heist_envs.core.rng.rand_below` draws."""
+    return np.int64((next_uint64(rng) >> _S11) % np.uint64(n))
 
 
 @nb.njit(cache=True)
 def next_double(rng):
-    """A uniform float in [0, 1): ``Generator.random()``'s next value."""
-    return np.float64(next_uint64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    """A uniform float in [0, 1), from the draw's top 53 bits."""
+    return np.float64(next_uint64(rng) >> _S11) * (1.0 / 9007199254740992.0)

@@ -18,7 +18,8 @@ _S11 = np.uint64(11)
 
 
 @nb.njit(cache=True)
-def _xorshift(x):
+def xorshift(x):
+    """One step of the generator: the next state after ``x`` (nonzero stays nonzero)."""
     x ^= x << _S13
     x ^= x >> _S7
     x ^= x << _S17
@@ -32,7 +33,7 @@ def mix_seed(seed):
     if x == np.uint64(0):
         x = _NONZERO
     for _ in range(8):
-        x = _xorshift(x)
+        x = xorshift(x)
     return x
 
 
@@ -45,7 +46,7 @@ def seed_rng(s, seed):
 @nb.njit(cache=True)
 def rand_below(s, n):
     """A uniform integer in [0, n), drawn from the record's RNG (n >= 1)."""
-    x = _xorshift(s.rng)
+    x = xorshift(s.rng)
     s.rng = x
     return np.int64((x >> _S11) % np.uint64(n))
 

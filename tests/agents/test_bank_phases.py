@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from agents.arena import play
-from agents.how_to_rob_a_bank.heuristic import HeuristicAgent
 from agents.how_to_rob_a_bank.phases import PhaseSplit, main, side_win_rate
+from agents.profiles import make_heuristic
 from heist_envs.how_to_rob_a_bank.state import PLAN, ROB
 
 
@@ -26,7 +26,12 @@ class PhaseRecorder:
 def test_the_rob_phase_goes_to_one_agent_and_every_other_decision_to_the_other():
     plan, rob = PhaseRecorder(), PhaseRecorder()
     robbers = [PhaseSplit(plan, rob) for _ in range(3)]
-    play("how_to_rob_a_bank", [HeuristicAgent(0), *robbers], num_players=4, seed=5)
+    play(
+        "how_to_rob_a_bank",
+        [make_heuristic("how_to_rob_a_bank", 0), *robbers],
+        num_players=4,
+        seed=5,
+    )
     assert set(rob.phases) == {ROB}
     assert PLAN in plan.phases and ROB not in plan.phases
 
@@ -62,7 +67,12 @@ def test_plan_noise_changes_each_planning_choice_with_its_probability_and_never_
     plan, rob = FirstLegal(), FirstLegal()
     moves = []
     robbers = [Played(moves, plan, rob, plan_noise=noise, seed=seat) for seat in range(3)]
-    play("how_to_rob_a_bank", [HeuristicAgent(0), *robbers], num_players=4, seed=5)
+    play(
+        "how_to_rob_a_bank",
+        [make_heuristic("how_to_rob_a_bank", 0), *robbers],
+        num_players=4,
+        seed=5,
+    )
     planned = iter(plan.chosen)
     robbed = iter(rob.chosen)
     choices = 0

@@ -1,5 +1,5 @@
-"""The compiled policies' random numbers are numpy's default generator, draw for draw, and a
-game's compiled heuristic is found by name."""
+"""The compiled policies' random numbers and tie-breaks, and a game's compiled heuristic found by
+name."""
 
 import types
 
@@ -8,34 +8,58 @@ import numpy as np
 import pytest
 
 from agents.compiled import (
+    TIE,
     best_with_ties_at_random,
     compiled_heuristic,
+    next_below,
     next_double,
     next_uint64,
     rng_state,
 )
 from agents.profiles import profile
 from experiments.train.evaluate import make_opponents
-from heist_envs.core.single_agent import AgentOpponent, CompiledOpponent
+from heist_envs.core.policy_rng import seat_rng_rows
+from heist_envs.core.single_agent import CompiledOpponent
 
 
-@pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5])
-def test_draws_equal_default_rng(seed):
-    generator, rng = np.random.default_rng(seed), rng_state(seed)
-    raw = [int(generator.bit_generator.random_raw()) for _ in range(200)]
-    assert raw == [int(next_uint64(rng)) for _ in range(200)]
-    assert (generator.random(500) == [next_double(rng) for _ in range(500)]).all()
+def test_a_seed_fixes_the_stream_and_different_seeds_give_different_ones():
+    first = [int(next_uint64(rng_state(5))) for _ in range(3)]
+    assert first == [int(next_uint64(rng_state(5))) for _ in range(3)]
+    rng = rng_state(5)
+    stream = [int(next_uint64(rng)) for _ in range(100)]
+    assert len(set(stream)) == 100 and 0 not in stream
+    assert stream[:3] != [int(next_uint64(rng_state(6))) for _ in range(3)]
+    assert (rng_state(None) != rng_state(None)).any()  # fresh entropy
+    rows = seat_rng_rows(5, 4, 3).reshape(-1)
+    assert len(set(rows.tolist())) == 12  # every (game, seat) its own stream
 
 
-def test_ties_broken_as_the_python_heuristics_break_them():
+def test_draws_are_uniform():
+    rng = rng_state(1)
+    below = np.array([next_below(rng, 6) for _ in range(60_000)])
+    assert below.min() == 0 and below.max() == 5
+    assert np.abs(np.bincount(below) / len(below) - 1 / 6).max() < 0.01
+    doubles = np.array([next_double(rng) for _ in range(20_000)])
+    assert doubles.min() >= 0 and doubles.max() < 1 and abs(doubles.mean() - 0.5) < 0.01
+
+
+def test_the_best_action_is_played_and_ties_within_tie_are_broken_uniformly():
     legal = np.array([3, 5, 8, 9], np.int64)
-    for seed in range(50):
-        scores = np.array([1.0, 2.0, 2.0, 2.0])
-        noisy = scores + 1e-6 * np.random.default_rng(seed).random(len(legal))
-        expected = legal[np.argmax(noisy)]
-        assert best_with_ties_at_random(legal, scores, rng_state(seed)) == expected
-    picks = {int(best_with_ties_at_random(legal, np.full(4, 1.0), rng_state(s))) for s in range(40)}
-    assert picks == {3, 5, 8, 9}
+    for seed in range(20):
+        assert best_with_ties_at_random(legal, np.array([1.0, 2.0, 0.5, 1.9]), rng_state(seed)) == 5
+    scores = np.array([1.0, 2.0, 2.0 - TIE / 2, 2.0 - 2 * TIE])  # 5 and 8 tie, 9 does not
+    picks = [int(best_with_ties_at_random(legal, scores, rng_state(s))) for s in range(2000)]
+    assert set(picks) == {5, 8}
+    assert abs(picks.count(5) / len(picks) - 0.5) < 0.05
+    level = [int(best_with_ties_at_random(legal, np.zeros(4), rng_state(s))) for s in range(2000)]
+    assert np.abs(np.bincount(level, minlength=10)[legal] / len(level) - 0.25).max() < 0.04
+
+
+def test_one_state_plays_on_from_draw_to_draw():
+    legal = np.arange(4, dtype=np.int64)
+    rng = rng_state(3)
+    picks = {int(best_with_ties_at_random(legal, np.zeros(4), rng)) for _ in range(50)}
+    assert picks == {0, 1, 2, 3}
 
 
 @nb.njit
@@ -50,7 +74,7 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
         asked.append(weights)
         return np.array([1.0, 2.0])
 
-    module = types.SimpleNamespace(act=lowest_legal, params=params)
+    module = types.SimpleNamespace(act=lowest_legal, params=params, scores=None)
     monkeypatch.setattr(profile("toits_de_paris"), "compiled", module)
     opponent = compiled_heuristic("toits_de_paris_v0", "tuned", seed=3)
     assert isinstance(opponent, CompiledOpponent) and opponent.act is lowest_legal
@@ -60,8 +84,8 @@ def test_a_games_compiled_heuristic_is_found_by_name(monkeypatch):
     assert isinstance(played, CompiledOpponent) and played.act is lowest_legal
 
 
-def test_without_a_compiled_heuristic_the_python_one_plays(monkeypatch):
+def test_a_game_without_a_heuristic_has_no_compiled_one_and_the_spec_is_refused(monkeypatch):
     monkeypatch.setattr(profile("art_robbery"), "compiled", None)  # a game without one
     assert compiled_heuristic("art_robbery") is None
-    (opponent,) = make_opponents("heuristic", "art_robbery", seed=2)
-    assert isinstance(opponent, AgentOpponent) and opponent.name == "heuristic"
+    with pytest.raises(ValueError, match="no heuristic agent for game 'art_robbery'"):
+        make_opponents("heuristic", "art_robbery", seed=2)

@@ -1,4 +1,7 @@
-"""The heuristic agents: legal play at every player count, reproducibility, and strength.
+"""The heuristic agent of every game: one class playing each game's compiled heuristic, for one
+decision or a batch, legal at every player count, reproducible, stronger than random play;
+its weights; its batch labels. (Each game's rules of thumb, position by position:
+tests/agents/test_heuristic_<game>.py.)
 
 Strength is measured against random agents. In the free-for-all games the heuristic plays
 one seat, rotated over every seat; in How to Rob a Bank it plays a whole side (the bank, or
@@ -8,12 +11,15 @@ positive reward for the heuristic's seat.
 
 import math
 
+import numpy as np
 import pytest
 
 from agents.arena import play, rotations, seat_agents
 from agents.base import RandomAgent
+from agents.compiled import HeuristicAgent, best_actions
 from agents.profiles import heuristic_games, make_heuristic, profile
 from agents.registry import make_agent
+from heist_envs.core.vector import VectorGames
 from heist_envs.registry import game_names, get_game
 from tests.conftest import game_player_counts
 
@@ -76,12 +82,13 @@ def wilson(wins, games, z=1.96):
     return centre - half / (1 + z * z / games), centre + half / (1 + z * z / games)
 
 
-def test_one_heuristic_per_game():
+def test_one_heuristic_agent_plays_each_games_compiled_heuristic():
     assert heuristic_games() == game_names()
     for name in game_names():
-        assert isinstance(make_heuristic(name), profile(name).heuristic)
-        assert isinstance(make_agent("heuristic", name, seed=3), profile(name).heuristic)
-    assert isinstance(make_heuristic("art_robbery_v0"), profile("art_robbery").heuristic)
+        for agent in (make_heuristic(name), make_agent("heuristic", name, seed=3)):
+            assert type(agent) is HeuristicAgent and profile(name).heuristic is HeuristicAgent
+            assert agent.policy is profile(name).compiled.act
+    assert make_heuristic("art_robbery_v0").policy is profile("art_robbery").compiled.act
 
 
 def test_unknown_game_lists_the_games():
@@ -100,8 +107,7 @@ def test_only_legal_actions(game_name, num_players):
         checked = [CheckedAgent(a) for a in agents]
         result = play(game_name, checked, num_players, seed=100 + i)
         assert not result.truncated
-        heuristic = profile(game_name).heuristic
-        assert sum(c.decisions for c in checked if isinstance(c.agent, heuristic)) > 0
+        assert sum(c.decisions for c in checked if isinstance(c.agent, HeuristicAgent)) > 0
 
 
 @pytest.mark.parametrize("game_name", game_names())
@@ -115,6 +121,63 @@ def test_reproducible_from_seeds(game_name):
         return actions
 
     assert decisions(5) == decisions(5)
+    assert decisions(5) != decisions(6)
+
+
+def positions(game_name, num_envs=16, steps=40, seed=4):
+    """(observations, masks) of the seats to act in seeded games of random moves, at the
+    game's largest player count, step by step."""
+    game = get_game(game_name)
+    games = VectorGames(game, num_envs, game.max_players)
+    games.reset(seed=seed)
+    for step in range(steps):
+        yield games.obs.copy(), games.masks.copy()
+        games.step(games.random_actions(step))
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_a_batch_is_played_as_its_rows_one_by_one(game_name):
+    batch, single = make_heuristic(game_name, seed=7), make_heuristic(game_name, seed=7)
+    aec = make_heuristic(game_name, seed=7)
+    for obs, masks in positions(game_name):
+        one_by_one = [single.act(o, m) for o, m in zip(obs, masks, strict=True)]
+        assert batch.act_batch(obs, masks).tolist() == one_by_one
+        # as the AEC env gives them: float32 observations, the same moves
+        as_aec = [aec.act(o.astype(np.float32), m) for o, m in zip(obs, masks, strict=True)]
+        assert as_aec == one_by_one
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_batch_labels_mark_every_move_the_heuristic_may_play(game_name):
+    # imitation learning labels decisions with best_actions: the heuristic's ties, all of them
+    label = best_actions(game_name)
+    agents = [make_heuristic(game_name, seed) for seed in range(64)]
+    ties = 0
+    for obs, masks in positions(game_name, steps=60):
+        best = label(obs, masks)
+        assert (best <= masks.astype(bool)).all() and best.any(axis=1).all()
+        for i in range(len(best)):
+            chosen = {agent.act(obs[i], masks[i]) for agent in agents}
+            assert chosen == set(np.flatnonzero(best[i]).tolist())
+            ties += best[i].sum() > 1
+    assert ties > 0  # the positions include ties, so the labels hold more than one move
+
+
+@pytest.mark.parametrize("game_name", [g for g in game_names() if not profile(g).weighted])
+def test_weights_for_a_game_without_them_are_refused(game_name):
+    assert make_heuristic(game_name).params.shape == (0,)
+    with pytest.raises(ValueError, match=f"the {game_name} heuristic has no weights to replace"):
+        make_heuristic(game_name, weights="tuned")
+
+
+def test_toits_de_paris_weights_become_params_in_the_tables_order():
+    from agents.toits_de_paris import compiled
+
+    assert make_heuristic("toits_de_paris").params.tolist() == list(compiled.WEIGHTS.values())
+    tuned = compiled.load_weights("tuned")
+    assert compiled.params("tuned").tolist() == [tuned[name] for name in compiled.WEIGHT_NAMES]
+    with pytest.raises(ValueError, match="unknown heuristic weight"):
+        compiled.params({"no_such_weight": 1.0})
 
 
 @pytest.mark.parametrize("game_name", game_names())

@@ -4,10 +4,12 @@ defaults for a game without the folder or without some of its modules."""
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import agents
 from agents import profiles
+from agents.compiled import HeuristicAgent
 from agents.profiles import (
     GameProfile,
     TrainingDefaults,
@@ -19,12 +21,11 @@ from agents.profiles import (
 )
 from experiments.train.shaping import scaled_potential
 from heist_envs.core import catalog
-from heist_envs.registry import game_names
+from heist_envs.registry import game_names, get_game
 
 AGENTS = Path(agents.__file__).parent
 #: GameProfile field -> the module of agents/<game>/ it comes from
 PARTS = {
-    "heuristic_module": "heuristic",
     "compiled": "compiled",
     "rollout": "rollout",
     "potential": "shaping",
@@ -33,8 +34,8 @@ PARTS = {
 
 def has_no_parts(found):
     """Whether ``found`` is all defaults: no module of the game's folder behind it."""
-    parts = (found.heuristic_module, found.compiled, found.rollout, found.potential)
-    return parts == (None,) * 4 and found.training == TrainingDefaults()
+    parts = (found.compiled, found.rollout, found.potential)
+    return parts == (None,) * 3 and found.training == TrainingDefaults()
 
 
 @pytest.fixture
@@ -52,10 +53,10 @@ def test_each_built_in_game_finds_the_parts_its_folder_holds(game_name):
     for part, module in PARTS.items():
         present = (AGENTS / game_name / f"{module}.py").exists()
         assert (getattr(found, part) is not None) == present, (game_name, part)
-    assert found.heuristic is found.heuristic_module.HeuristicAgent
-    assert found.heuristic.__module__ == f"agents.{game_name}.heuristic"
-    if found.compiled is not None:
-        assert callable(found.compiled.act) and callable(found.compiled.params)
+    # one heuristic agent class for every game, playing the game's compiled module
+    assert found.heuristic is HeuristicAgent
+    assert callable(found.compiled.act) and callable(found.compiled.params)
+    assert callable(found.compiled.scores)
     has_training = (AGENTS / game_name / "training.py").exists()
     assert (found.training != TrainingDefaults()) == has_training
 
@@ -68,7 +69,13 @@ def test_the_built_in_games_parts():
     assert [name for name in game_names() if profile(name).potential] == ["how_to_rob_a_bank"]
     bank = profile("how_to_rob_a_bank").training
     assert bank.shaping == 1.0 and bank.opponents == ("heuristic,self",)
-    assert bank.teacher_scores is sys.modules["agents.how_to_rob_a_bank.heuristic"].action_scores
+    game = get_game("how_to_rob_a_bank")
+    s = game.new_state(4, seed=1)[0]
+    obs, mask = np.zeros(game.obs_size, game.obs_dtype), np.zeros(game.num_actions, np.int8)
+    game.observe(s, s.actor, obs)
+    game.legal_mask(s, mask)
+    legal, scores = bank.teacher_scores(obs, mask)
+    assert legal.tolist() == np.flatnonzero(mask).tolist() and len(scores) == len(legal)
     assert profile("thiefs_market").training.n_steps == 64
     assert profile("art_robbery_v0") is profile("art_robbery")
 

@@ -1,5 +1,6 @@
-"""Les Toits de Paris's heuristic weights: the agent and the compiled policy play the same
-table, a tuning run learns one, and bad weights are refused."""
+"""Les Toits de Paris's heuristic weights: the heuristic (from the observation) and the
+rollout's policy that a tuning run plays (from the state) play the same table, a tuning run
+learns one, and bad weights are refused."""
 
 import json
 
@@ -10,7 +11,7 @@ import heist_envs
 from agents.profiles import make_heuristic
 from agents.registry import make_agent
 from agents.toits_de_paris import rollout as tdp
-from agents.toits_de_paris.heuristic import TUNED_WEIGHTS, WEIGHTS, HeuristicAgent
+from agents.toits_de_paris.compiled import TUNED_WEIGHTS, WEIGHT_NAMES, WEIGHTS, params
 from experiments.train import weights as tune_heuristic
 from heist_envs.core.game import RUNNING
 from heist_envs.toits_de_paris.actions import CONTINUE, NUM_ACTIONS, STOP
@@ -20,11 +21,15 @@ GAME = heist_envs.get_game("toits_de_paris")
 OTHER_WEIGHTS = {**WEIGHTS, "card_potential": 1.2, "reserve_draw": 2.0, "others_on_stop": 0.5}
 
 
+def heuristic(seed=0, weights=None):
+    return make_heuristic("toits_de_paris", seed, weights)
+
+
 def _agreement(weights, num_players, games):
-    """Share of decisions where the compiled policy (from the state) plays a move that the
-    agent (from the observation) values best too, over games the compiled policy plays."""
-    agent = HeuristicAgent(seed=0, weights=weights)
-    array = np.array([weights[name] for name in tdp.WEIGHT_NAMES])
+    """Share of decisions where the rollout's policy (from the state) plays a move that the
+    heuristic (from the observation) values best too, over games the rollout's policy plays."""
+    agent = heuristic(weights=weights)
+    array = params(weights)
     same = total = 0
     mask = np.zeros(NUM_ACTIONS, np.int8)
     obs = np.zeros(GAME.obs_size, np.float32)
@@ -35,7 +40,7 @@ def _agreement(weights, num_players, games):
             GAME.legal_mask(s, mask)
             GAME.observe(s, s["actor"], obs)
             compiled = tdp.policy_action(s, mask, array)
-            legal, values = agent.move_values(obs, mask)
+            legal, values = agent.scores(obs, mask)
             same += np.isclose(values[legal == compiled][0], values.max())
             total += 1
             GAME.apply(s, compiled)
@@ -44,7 +49,7 @@ def _agreement(weights, num_players, games):
 
 @pytest.mark.parametrize("weights", [WEIGHTS, OTHER_WEIGHTS], ids=["hand-set", "other"])
 def test_the_agent_and_the_compiled_policy_play_the_same_weights(weights):
-    # the tuning run scores weights with the compiled policy; the agent must play them alike
+    # the tuning run scores weights with the rollout's policy; the heuristic must play them alike
     # (where two moves are worth the same, each breaks the tie its own way)
     assert _agreement(weights, 4, 6) > 0.99
     assert _agreement(weights, 3, 4) > 0.99
@@ -52,7 +57,7 @@ def test_the_agent_and_the_compiled_policy_play_the_same_weights(weights):
 
 def _theft_decisions(num_players, games):
     """(state view, mask, observation) at each theft decision where the leader may reveal on,
-    in games the compiled policy plays."""
+    in games the rollout's policy plays."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
     for k in range(games):
         state = GAME.new_state(num_players, seed=k)
@@ -70,22 +75,21 @@ def test_the_leader_stops_whenever_revealing_on_is_no_better():
     # it used to flip a coin there: stopping and revealing on both scored 0
     level = 0
     for _, mask, obs in _theft_decisions(4, 30):
-        legal, values = HeuristicAgent(seed=0).move_values(obs, mask)
+        legal, values = heuristic().scores(obs, mask)
         if values[legal == CONTINUE][0] <= 0:
             level += 1
-            assert {HeuristicAgent(seed=k).act(obs, mask) for k in range(16)} == {STOP}
+            assert {heuristic(k).act(obs, mask) for k in range(16)} == {STOP}
     assert level > 0
 
 
 def test_weights_move_the_line_between_revealing_on_and_stopping():
     s, mask, obs = next(_theft_decisions(4, 1))
     assert s["n"] == 1  # one card down, the inspector far: the hand-set heuristic reveals on
-    assert HeuristicAgent(seed=0).act(obs, mask) == CONTINUE
+    assert heuristic().act(obs, mask) == CONTINUE
     assert tdp.policy_action(s, mask, tdp.WEIGHTS) == CONTINUE
     cautious = {"continue_margin": 5.0}
-    assert HeuristicAgent(seed=0, weights=cautious).act(obs, mask) == STOP
-    array = np.array([{**WEIGHTS, **cautious}[name] for name in tdp.WEIGHT_NAMES])
-    assert tdp.policy_action(s, mask, array) == STOP
+    assert heuristic(weights=cautious).act(obs, mask) == STOP
+    assert tdp.policy_action(s, mask, params(cautious)) == STOP
 
 
 def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
@@ -101,7 +105,7 @@ def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
     assert record["command"].startswith("python -m experiments.train.weights --generations 2")
     assert curve.stat().st_size > 0
     agent = make_agent("heuristic", "toits_de_paris", seed=0, weights=str(out))
-    assert agent.weights == record["weights"]
+    assert agent.params.tolist() == [record["weights"][name] for name in WEIGHT_NAMES]
     # a second run plays against the first one's table (self-play, one table at a time)
     again = tmp_path / "again.json"
     argv_again = [*argv[:-4], "--opponents", str(out), "--out", str(again), "--curve", str(curve)]
@@ -114,7 +118,8 @@ def test_a_short_tuning_run_writes_weights_that_the_agent_plays(tmp_path):
 def test_the_shipped_weights_load_by_name_and_were_learned_at_every_count():
     record = json.loads(TUNED_WEIGHTS.read_text())
     agent = make_heuristic("toits_de_paris", seed=0, weights="tuned")
-    assert agent.weights == record["weights"] != WEIGHTS
+    assert record["weights"] != WEIGHTS
+    assert agent.params.tolist() == [record["weights"][name] for name in WEIGHT_NAMES]
     assert sorted(record["counts"]) == [2, 3, 4]  # count-general: every count of the game
     assert record["opponents"] == {"name": "hand-set", "weights": WEIGHTS}
     assert all(share > 1 for share in record["curve"][-1]["share"])
@@ -122,7 +127,7 @@ def test_the_shipped_weights_load_by_name_and_were_learned_at_every_count():
 
 def test_bad_weights_are_refused_with_what_is_allowed(tmp_path):
     with pytest.raises(ValueError, match="unknown heuristic weight.*card_potential"):
-        HeuristicAgent(weights={"bogus": 1.0})
+        heuristic(weights={"bogus": 1.0})
     with pytest.raises(ValueError, match="has no weights to replace.*toits_de_paris"):
         make_heuristic("art_robbery", weights="tuned")
     truncated = tmp_path / "cut.json"

@@ -12,8 +12,8 @@ import torch  # noqa: E402
 import heist_envs  # noqa: E402
 from agents.base import InfoSet  # noqa: E402
 from agents.compiled import best_actions  # noqa: E402
-from agents.how_to_rob_a_bank.heuristic import action_scores  # noqa: E402
 from agents.how_to_rob_a_bank.rollout import PRIOR_ALONE_PHASES  # noqa: E402
+from agents.how_to_rob_a_bank.training import teacher_scores as action_scores  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, masked_logits  # noqa: E402
 from agents.profiles import make_heuristic  # noqa: E402
 from experiments.train import imitation  # noqa: E402
