@@ -17,6 +17,7 @@ from agents.text_view import (
     part_text,
     rules_summary,
 )
+from experiments.tools.docs import observation_text as docs_observation_text
 from heist_envs.art_robbery.components import CARD_COUNTS as ART_CARD_COUNTS
 from heist_envs.art_robbery.components import GREEDY_THIEF_CARD
 from heist_envs.core.layout import EACH_SEAT, ONE_HOT, build_layout, legend
@@ -117,7 +118,8 @@ def test_the_text_writes_every_part_by_its_title_and_every_legal_move_by_id_and_
 @pytest.mark.parametrize("name", heist_envs.game_names())
 def test_the_legend_numbers_the_seats_as_the_observation_does(name):
     """Every game's ``actor`` part sets the entry of the seat that decides: counted from the
-    observer in a relative legend, the seat number in an absolute one."""
+    observer in a relative legend, the seat number in an absolute one; the game's page says
+    which."""
     game = heist_envs.get_game(name)
     legend = game.obs_legend
     assert legend.parts["actor"].kind == ONE_HOT
@@ -132,6 +134,9 @@ def test_the_legend_numbers_the_seats_as_the_observation_does(name):
         assert np.flatnonzero(observation[game.layout["actor"]]).tolist() == [expected]
         seen.add(expected)
     assert len(seen) == (n if legend.relative else 1)
+    page = "\n".join(docs_observation_text(game))
+    assert ("seats relative to the observer" in page) == legend.relative
+    assert ("seats absolute" in page) == (not legend.relative)
 
 
 def test_art_robbery_names_the_cards_in_hand_the_tokens_holders_and_the_phase():
