@@ -231,11 +231,20 @@ def actions_text(game: Game) -> list[str]:
     return introduced(text, table(["id", "action"], rows))
 
 
+def seats_clause(game: Game) -> str:
+    """How the observation numbers the seats, as its legend says (nothing without one)."""
+    if game.obs_legend is None:
+        return ""
+    if game.obs_legend.relative:
+        return ", seats relative to the observer (0 is the observer, 1 the next seat)"
+    return ", seats absolute (seat numbers, the same for every observer)"
+
+
 def observation_text(game: Game) -> list[str]:
     """The observation's shape and its named parts."""
     text = (
         f"`Box(float32, ({game.obs_size},))` (the kernel writes "
-        f"{np.dtype(game.obs_dtype).name}), seats relative to the observer; "
+        f"{np.dtype(game.obs_dtype).name}){seats_clause(game)}; "
         "`game.layout[part]` is the slice of each part."
     )
     rows = [

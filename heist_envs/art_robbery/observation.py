@@ -2,23 +2,37 @@
 
 Seats are relative: index 0 is the observer, 1 the next seat clockwise, and so on. Perfect
 recall of public events is kept as counts (cards each seat played, every token's holder).
+``LEGEND`` says how each part reads (its entries' labels, its seats), for the text view
+(:mod:`heist_envs.core.layout`).
 """
 
 import numba as nb
 import numpy as np
 
-from heist_envs.core.layout import build_layout
+from heist_envs.core.layout import (
+    EACH_SEAT,
+    build_layout,
+    count,
+    flag,
+    legend,
+    number,
+    one_hot,
+    player_count,
+)
 
+from .actions import token_name
 from .components import (
+    CARD_NAMES,
     NUM_CARD_TYPES,
     NUM_PLAYERS_MAX,
     NUM_PLAYERS_MIN,
     NUM_RAIDS,
+    RAID_NAMES,
     TOKEN_ALIBIS,
     TOKEN_VALUES,
     TOKENS_PER_RAID,
 )
-from .state import BOX, CENTRE, NOBODY, NUM_PHASES
+from .state import BOX, CENTRE, NOBODY, NUM_PHASES, PHASE_NAMES
 
 # A token's location as one-hot: centre, box, then relative seats 0..4.
 TOKEN_PLACES = 2 + NUM_PLAYERS_MAX
@@ -47,6 +61,46 @@ LAYOUT, OBS_SIZE = build_layout(
     ]
 )
 OBS_DTYPE = np.int8
+
+
+def token_text(raid, slot):
+    """A token by raid and slot, with its alibi dots: "Sketches 0 token (slot 0) with 1 alibi"."""
+    alibis = int(TOKEN_ALIBIS[raid, slot])
+    dots = f" with {alibis} alibi" + "s" * (alibis > 1) if alibis else ""
+    return token_name(slot, raid) + dots
+
+
+SLOTS = tuple(token_name(slot) for slot in range(TOKENS_PER_RAID))
+TOKENS = tuple(token_text(r, i) for r in range(NUM_RAIDS) for i in range(TOKENS_PER_RAID))
+LEGEND = legend(
+    LAYOUT,
+    {
+        "hand": count("your hand", CARD_NAMES),
+        "discard": count("discard pile", CARD_NAMES),
+        "draw_pile_size": number("cards in the draw pile"),
+        "raid": one_hot(
+            "raid", [f"{r + 1} of {NUM_RAIDS} ({name})" for r, name in enumerate(RAID_NAMES)]
+        ),
+        "phase": one_hot("phase", PHASE_NAMES),
+        "turn_player": one_hot("whose turn", (EACH_SEAT,)),
+        "actor": one_hot("who decides now", (EACH_SEAT,)),
+        "pending_card": one_hot("card played this turn", CARD_NAMES),
+        "pending_token": one_hot("token being stolen", SLOTS),
+        "offered": count("tokens you may take", SLOTS),
+        "dog": one_hot("Guard Dog pawn", ("centre", EACH_SEAT)),
+        "tokens": one_hot("tokens", TOKENS, ("centre", "box", EACH_SEAT), by_value=True),
+        "played": count("cards played", (EACH_SEAT,), CARD_NAMES),
+        "loot_value": number("token points held", (EACH_SEAT,)),
+        "alibis": number("alibi dots held", (EACH_SEAT,)),
+        "reshuffled": flag("discard pile reshuffled into a new draw pile"),
+        "reshuffle_counts": count("the draw pile's cards when last reshuffled", CARD_NAMES),
+        "drawn_since_reshuffle": count("cards you drew from the current draw pile", CARD_NAMES),
+        "num_players": player_count(NUM_PLAYERS_MIN, NUM_PLAYERS_MAX),
+    },
+    seats=NUM_PLAYERS_MAX,
+    relative=True,
+    players="num_players",
+)
 _COUNT_MAX = 127  # play counts saturate in the int8 observation
 
 _HAND = LAYOUT["hand"].start

@@ -18,6 +18,7 @@ import numpy as np
 from numba.core import config
 
 from heist_envs.core.errors import InvalidStateError
+from heist_envs.core.layout import Legend
 from heist_envs.core.study import NO_STUDY, GameStudy
 
 #: Header fields shared by every game's ``STATE_DTYPE`` (see :func:`state_dtype`).
@@ -105,6 +106,8 @@ class Game:
     - ``table_view(s, seat=None)``: the table as JSON-ready data for the web, holding only
       what ``seat`` may see (None: the spectator, who sees everything); default: the text
       render from that view (:func:`text_table_view`).
+    - ``obs_legend``: how each part of ``layout`` reads (:class:`~heist_envs.core.layout.Legend`),
+      for the text view; default None: the parts are written as their values.
 
     :meth:`from_package` builds a game from the standard modules of its folder.
     """
@@ -148,6 +151,7 @@ class Game:
     study: GameStudy = NO_STUDY
     component_tables: Callable[[], list[ComponentTable]] = field(default=lambda: [])
     table_view: Callable | None = None
+    obs_legend: Legend | None = None
 
     def __post_init__(self):
         """Fill in the default action kinds and table view, and check the sides and kinds."""
@@ -186,8 +190,9 @@ class Game:
           ``OPTIONS``, ``agent_names`` and ``teams``; its docstring is the description;
         - ``rules``: ``init``, ``legal_mask``, ``apply``, ``returns``, ``determinize``;
         - ``state``: ``STATE_DTYPE``; ``observation``: ``observe``, ``LAYOUT``, ``OBS_SIZE``,
-          ``OBS_DTYPE``; ``actions``: ``NUM_ACTIONS``, ``action_name``, optionally
-          ``ACTION_KINDS``; ``render``: ``render``; ``validity``: ``validate``;
+          ``OBS_DTYPE``, optionally ``LEGEND``; ``actions``: ``NUM_ACTIONS``,
+          ``action_name``, optionally ``ACTION_KINDS``; ``render``: ``render``;
+          ``validity``: ``validate``;
         - optionally ``components``: ``NUM_PLAYERS_MIN``, ``NUM_PLAYERS_MAX`` (the player
           counts) and ``component_tables``; ``study.STUDY``; ``table_view.table_view``.
 
@@ -226,6 +231,7 @@ class Game:
             "component_tables": parts.optional("components", "component_tables"),
             "study": parts.optional("study", "STUDY"),
             "table_view": parts.optional("table_view", "table_view"),
+            "obs_legend": parts.optional("observation", "LEGEND"),
         }
         fields.update({key: value for key, value in optional.items() if value is not None})
         fields.update(metadata)

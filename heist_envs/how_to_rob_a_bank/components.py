@@ -285,12 +285,17 @@ VEHICLE_CANDIDATES = np.array(
 STREET_CORNERS = np.array([street_corner(SPACE_ROOM, c) for c in CORNER_ROOMS], np.int8)
 
 
+def tile_symbols(tile) -> list[str]:
+    """The symbols printed on a room tile: mask, alarm, bag, guard badge."""
+    symbols = ["mask"] * TILE_MASK[tile] + ["alarm"] * TILE_ALARM[tile]
+    return symbols + ["bag"] * TILE_BAGS[tile] + ["guard badge"] * TILE_BADGES[tile]
+
+
 def component_tables() -> list[ComponentTable]:
     """The room tiles and each side's deck, for the docs page."""
     rows = []
     for t, name in enumerate(TILE_NAMES):
-        symbols = ["mask"] * TILE_MASK[t] + ["alarm"] * TILE_ALARM[t]
-        symbols += ["bag"] * TILE_BAGS[t] + ["guard badge"] * TILE_BADGES[t]
+        symbols = tile_symbols(t)
         wall = TILE_WALL[t]
         counts = [label for i, label in enumerate(("2-3", "4")) if TILE_IN_PLAY[i, t]]
         rows.append(

@@ -3,14 +3,28 @@
 Seats are absolute (0 bank, 1 yellow, 2 red, 3 green): the two sides play different roles.
 Everything is public except the hands: the bank sees its own hand, a robber sees every
 robber's hand (D21). Planned stacks are kept over the whole game, in planning order.
+``LEGEND`` says how each part reads (its entries' labels, its seats), for the text view
+(:mod:`heist_envs.core.layout`).
 """
 
 import numba as nb
 import numpy as np
 
-from heist_envs.core.layout import build_layout
+from heist_envs.core.layout import (
+    EACH_SEAT,
+    ROWS,
+    build_layout,
+    count,
+    flag,
+    legend,
+    number,
+    one_hot,
+    player_count,
+)
 
 from .components import (
+    CARD_NAMES,
+    DIRECTION_NAMES,
     MAX_GUARDS,
     MAX_ROBBERS,
     MAX_SEATS,
@@ -24,13 +38,20 @@ from .components import (
     NUM_PLAYERS_MAX,
     NUM_PLAYERS_MIN,
     NUM_ROUNDS,
+    ROBBER_COLOURS,
+    SLOT_KIND_NAMES,
+    TILE_NAMES,
+    side_of,
+    tile_symbols,
 )
 from .state import (
+    ALARM_NAMES,
     CARRIED,
     FLOOR,
     NUM_PHASES,
     ON_LOCKED,
     ON_UNLOCKED,
+    PHASE_TITLES,
     ROB,
     STACK_SIZE,
     STOLEN,
@@ -86,6 +107,95 @@ LAYOUT, OBS_SIZE = build_layout(
     ]
 )
 OBS_DTYPE = np.int8
+
+
+def tile_text(tile):
+    """A room tile with its printed symbols: "T1 (mask)", "T8"."""
+    symbols = tile_symbols(tile)
+    return TILE_NAMES[tile] + (f" ({', '.join(symbols)})" if symbols else "")
+
+
+ROOMS = tuple(f"room {r}" for r in range(N_ROOMS))
+STREET = tuple(f"street space {i}" for i in range(N_SPACES))
+GUARDS = tuple(f"guard {g}" for g in range(MAX_GUARDS))
+SLOTS = tuple(f"action {j + 1}" for j in range(MAX_SLOTS))
+STACK = tuple(f"round {p // NUM_CYCLES + 1} card {p % NUM_CYCLES + 1}" for p in range(STACK_SIZE))
+#: each seat's card types by name: the bank's deck is not the robbers'
+SEAT_CARDS = tuple(
+    (*CARD_NAMES[side_of(p)], *[None] * (N_CARD_TYPES - len(CARD_NAMES[side_of(p)])))
+    for p in range(MAX_SEATS)
+)
+LEGEND = legend(
+    LAYOUT,
+    {
+        "phase": one_hot("phase", PHASE_TITLES),
+        "actor": one_hot("who decides now", (EACH_SEAT,)),
+        "round": one_hot("round", [f"{r} of {NUM_ROUNDS}" for r in range(1, NUM_ROUNDS + 1)]),
+        "cycle": one_hot(
+            "robbing cycle", [f"{c} of {NUM_CYCLES}" for c in range(1, NUM_CYCLES + 1)]
+        ),
+        "num_players": player_count(NUM_PLAYERS_MIN, NUM_PLAYERS_MAX),
+        "observer": one_hot("you are", (EACH_SEAT,)),
+        "room_tile": one_hot("room tiles", ROOMS, [tile_text(t) for t in range(N_TILES)]),
+        "room_rotation": one_hot("tiles turned clockwise", ROOMS, (None, "90°", "180°", "270°")),
+        "room_wall": one_hot("thick walls", ROOMS, (None, *(f"{d} side" for d in DIRECTION_NAMES))),
+        "room_guards_conscious": count("conscious guards by room", ROOMS),
+        "room_guards_unconscious": count("knocked-out guards by room", ROOMS),
+        "room_robbers": count("robbers by room", ROOMS, ROBBER_COLOURS),
+        "room_bags_unlocked": count("unlocked bags on the floor by room", ROOMS),
+        "room_bags_locked": count("locked bags on the floor by room", ROOMS),
+        "room_alarm": count("alarm switched on, by room", ROOMS, ("unlocked", "locked")),
+        "robber_in_play": count("robbers in play", ROBBER_COLOURS),
+        "robber_room": one_hot("robbers' rooms", ROBBER_COLOURS, ROOMS),
+        "robber_conscious": count("conscious robbers", ROBBER_COLOURS),
+        "robber_carried": count("bags carried", ROBBER_COLOURS),
+        "guard_in_play": count("guards in play", GUARDS),
+        "guard_room": one_hot("guards' rooms", GUARDS, ROOMS),
+        "guard_conscious": count("conscious guards", GUARDS),
+        "guard_start_room": one_hot("guards' rooms at the start of the bank's turn", GUARDS, ROOMS),
+        "stolen": number("bags stolen"),
+        "supply": number("bags in the supply"),
+        "target": number("bags the robbers must steal"),
+        "alarm": one_hot("alarm", ALARM_NAMES),
+        "alarm_room": one_hot("alarm's room", ROOMS),
+        "vehicle": one_hot("getaway vehicle", STREET),
+        "vehicle_candidates": count("street spaces the robbers may pick for the vehicle", STREET),
+        "stacks": one_hot(
+            "planned stacks, first played first",
+            (EACH_SEAT,),
+            STACK,
+            tuple((None, *cards) for cards in SEAT_CARDS),
+            labels_by=ROWS,
+        ),
+        "stacks_played": count("stack cards played", (EACH_SEAT,), STACK),
+        "turn_seat": one_hot("whose robbing turn", (EACH_SEAT,)),
+        "card": one_hot("card being played", SEAT_CARDS, labels_by="turn_seat"),
+        "card_slots": one_hot("the card's actions", SLOTS, SLOT_KIND_NAMES),
+        "slot_pending": count("actions still to take", SLOTS),
+        "slot_done": count("actions taken", SLOTS),
+        "extra_used": flag("the turn's extra action is used"),
+        "card_started": flag("the card's actions have begun"),
+        "pool": count(
+            "cards left to each player (hand and set aside)",
+            (EACH_SEAT,),
+            SEAT_CARDS,
+            labels_by=ROWS,
+        ),
+        "hand_size": number("cards in hand", (EACH_SEAT,)),
+        "played": count("cards played so far", (EACH_SEAT,), SEAT_CARDS, labels_by=ROWS),
+        "own_hand": count("your hand", SEAT_CARDS, labels_by="observer"),
+        "robber_hands": count(
+            "the robbers' hands (robbers see them)", ROBBER_COLOURS, SEAT_CARDS[1]
+        ),
+    },
+    seats=MAX_SEATS,
+    relative=False,
+    players="num_players",
+    notes=(
+        "Rooms are 3 * row + column from the north-west: room 0 north-west, room 4 the centre, "
+        "room 8 south-east. Street spaces 0-11 run clockwise from the north-west corner.",
+    ),
+)
 
 _PHASE = LAYOUT["phase"].start
 _ACTOR = LAYOUT["actor"].start

@@ -3,14 +3,30 @@
 Seats are relative: index 0 is the observer, 1 the next seat clockwise, and so on; parts
 per seat are laid out seat by seat (``[relative seat, ...]``). Everything but the decks'
 order, the trimmed cards and the RNG is public (spec 7), other seats' infamy included (D19).
+``LEGEND`` says how each part reads (its entries' labels, its seats), for the text view
+(:mod:`heist_envs.core.layout`).
 """
 
 import numba as nb
 import numpy as np
 
-from heist_envs.core.layout import build_layout
+from heist_envs.core.layout import (
+    EACH_SEAT,
+    build_layout,
+    code,
+    count,
+    flag,
+    legend,
+    number,
+    one_hot,
+    player_count,
+)
 
+from .actions import slot_name
 from .components import (
+    CARD_TEXTS,
+    DECK_LETTERS,
+    FACE_NAMES,
     NUM_CARDS,
     NUM_DECKS,
     NUM_FACES,
@@ -19,8 +35,9 @@ from .components import (
     NUM_PLAYERS_MIN,
     NUM_SLOTS,
 )
+from .render import card_text
 from .rules import allowed_buys, pile_size
-from .state import DISCARDED, IN_CENTRE, IN_RETURN_BUFFER, NUM_STAGES
+from .state import DISCARDED, IN_CENTRE, IN_RETURN_BUFFER, NUM_STAGES, STAGE_NAMES
 
 SEATS = NUM_PLAYERS_MAX
 
@@ -62,6 +79,56 @@ LAYOUT, OBS_SIZE = build_layout(
     ]
 )
 OBS_DTYPE = np.int16
+
+#: every card as the render writes it: name, cost in gems and VP ("Crown (1W 2B, 6 VP)");
+#: where a card is on offer, with what it does
+CARDS = tuple(card_text(x) for x in range(NUM_CARDS))
+OFFERED = tuple(f"{card_text(x)} — {CARD_TEXTS[x]}" for x in range(NUM_CARDS))
+SLOTS = tuple(slot_name(slot) for slot in range(NUM_SLOTS))
+GEMS = FACE_NAMES[:NUM_GEMS]
+DECKS = tuple(f"deck {letter}" for letter in DECK_LETTERS)
+LEGEND = legend(
+    LAYOUT,
+    {
+        "seat_in_game": count("players in the game", (EACH_SEAT,)),
+        "gold": number("gold", (EACH_SEAT,)),
+        "infamy": number("infamy", (EACH_SEAT,)),
+        "pile": count("dice in each pile", (EACH_SEAT,), FACE_NAMES),
+        "pile_size": number("objects in each pile (dice and the pawn)", (EACH_SEAT,)),
+        "has_pawn": count("the first-player pawn is in the pile of", (EACH_SEAT,)),
+        "owned": count("cards owned", (EACH_SEAT,), CARDS),
+        "snap_gem": count("gem dice at the end of the divide", (EACH_SEAT,), GEMS),
+        "snap_size": number("objects in each pile at the end of the divide", (EACH_SEAT,)),
+        "allowed_buys": number("purchases allowed this round", (EACH_SEAT,)),
+        "centre": count("dice in the centre", FACE_NAMES),
+        "pawn_in_centre": flag("the first-player pawn is in the centre"),
+        "return_buffer": count("dice a thief is returning", FACE_NAMES),
+        "pawn_in_return_buffer": flag("the first-player pawn is being returned"),
+        "steal_victim": one_hot("whose pile was just stolen", (EACH_SEAT,)),
+        "takes": number("take actions this round"),
+        "steals": number("steals this round"),
+        "market": one_hot("market", SLOTS, OFFERED),
+        "market_card": code("market card ids", (None, *map(str, range(1, NUM_CARDS + 1))), SLOTS),
+        "used": count("once-a-round abilities used this round", CARDS),
+        "discarded": count("cards in the box", CARDS),
+        "deck_sizes": number("cards in the decks", DECKS),
+        "newest_row": one_hot("newest market row", DECK_LETTERS),
+        "round": number("round"),
+        "rounds_left": number("rounds left before the game is cut short"),
+        "stage": one_hot("stage", STAGE_NAMES),
+        "actor": one_hot("who decides now", (EACH_SEAT,)),
+        "first_player": one_hot("first player (the pawn holder after the divide)", (EACH_SEAT,)),
+        "turns_done": number("purchase turns finished this round"),
+        "buys_made": number("purchases in this purchase turn"),
+        "pending_card": one_hot("card being paid for", OFFERED),
+        "need": count("gems still to pay for it", GEMS),
+        "num_players": player_count(NUM_PLAYERS_MIN, NUM_PLAYERS_MAX),
+    },
+    seats=NUM_PLAYERS_MAX,
+    relative=True,
+    players="num_players",
+    notes=("Costs are in gems: G green, W white, B blue, R red.",),
+)
 _COUNT_MAX = 32767  # gold and infamy saturate in the int16 observation
 
 _SEAT_IN_GAME = LAYOUT["seat_in_game"].start

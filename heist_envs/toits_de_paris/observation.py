@@ -4,16 +4,29 @@ Everything but the order of the draw pile and the reserve is public (spec §6), 
 state is a sufficient statistic of the public history, so the observation is the public state
 with seats relative to the observer: index 0 is the observer, 1 the next seat clockwise, ...
 Blocks marked [relative seat, ...] hold NUM_PLAYERS_MAX rows; absent seats' rows are zero.
+``LEGEND`` says how each part reads (its entries' labels, its seats), for the text view
+(:mod:`heist_envs.core.layout`).
 """
 
 import numba as nb
 import numpy as np
 
-from heist_envs.core.layout import build_layout
+from heist_envs.core.layout import (
+    EACH_SEAT,
+    build_layout,
+    count,
+    flag,
+    legend,
+    number,
+    one_hot,
+    player_count,
+)
 
 from .components import (
     BELLS,
+    CARD_TABLE,
     COLOUR,
+    COLOUR_NAMES,
     DRAW_SIZE,
     FEATHERS,
     INSP_START,
@@ -24,9 +37,21 @@ from .components import (
     NUM_SPACES,
     RESERVE_SIZE,
     VP,
+    card_kind,
 )
 from .rules import draw_size, reserve_size
-from .state import DISCARDED, EMPTY, GONE, NUM_OUTCOMES, NUM_PHASES, ON_BOARD, SEAT_0, UNUSED
+from .state import (
+    DISCARDED,
+    EMPTY,
+    GONE,
+    NUM_OUTCOMES,
+    NUM_PHASES,
+    ON_BOARD,
+    OUTCOME_NAMES,
+    PHASE_NAMES,
+    SEAT_0,
+    UNUSED,
+)
 
 JOKER_STATES = NUM_COLOURS + 2  # one-hot: unused, joker of colour 0..4, gone
 
@@ -57,6 +82,51 @@ LAYOUT, OBS_SIZE = build_layout(
     ]
 )
 OBS_DTYPE = np.float32
+
+#: every card by its colour and kind, as the render writes a collection: "Gold A2B" (the
+#: default card table's: the text view does not see a ``card_table`` option)
+CARDS = tuple(f"{COLOUR_NAMES[row[COLOUR]]} {card_kind(row)}" for row in CARD_TABLE)
+SPACES = tuple(f"space {space}" for space in range(1, NUM_SPACES + 1))
+LEGEND = legend(
+    LAYOUT,
+    {
+        "collections": count("collections", (EACH_SEAT,), CARDS),
+        "colour_counts": number("cards per colour, the joker included", (EACH_SEAT,), COLOUR_NAMES),
+        "bells": count("bells per colour", (EACH_SEAT,), COLOUR_NAMES),
+        "feathers": number("feathers", (EACH_SEAT,)),
+        "card_vp": number("victory points on cards", (EACH_SEAT,)),
+        "jokers": one_hot(
+            "character cards",
+            (EACH_SEAT,),
+            ("unused", *(f"joker in {name}" for name in COLOUR_NAMES), "gone"),
+        ),
+        "board": one_hot("board", SPACES, CARDS),
+        "inspector": one_hot("inspector", (*SPACES, "the notch right of space 7 (its start)")),
+        "revealed": one_hot("cards revealed this turn", [str(k) for k in range(INSP_START)]),
+        "discard": count("discard pile", CARDS),
+        "discard_colour_counts": number("discard pile per colour", COLOUR_NAMES),
+        "unknown": count("cards in the draw pile or the reserve, order unknown", CARDS),
+        "draw_pile_size": number("cards in the draw pile", scale=DRAW_SIZE),
+        "reserve_size": number("cards in the reserve", scale=RESERVE_SIZE),
+        "phase": one_hot("phase", PHASE_NAMES),
+        "outcome": one_hot("how the theft ended", OUTCOME_NAMES),
+        "need_left": number("cards the leader must still take"),
+        "leader": one_hot("leader", (EACH_SEAT,)),
+        "actor": one_hot("who decides now", (EACH_SEAT,)),
+        "end_triggered": flag("last turn (the draw pile is used up)"),
+        "num_players": player_count(NUM_PLAYERS_MIN, NUM_PLAYERS_MAX),
+        "pending_draws": number("reserve draws owed to the joker decider"),
+    },
+    seats=NUM_PLAYERS_MAX,
+    relative=True,
+    players="num_players",
+    notes=(
+        "A card is its colour and its kind: A1-A3 1 to 3 arrows (the inspector moves that "
+        "far), R reserve (gaining it draws the top reserve card), F a feather, V1 or V2 victory "
+        "points, TB the colour's tie-breaker (1 point), P a plain card; a final B is a bell "
+        "(A1B: one arrow and a bell).",
+    ),
+)
 
 _COLLECTIONS = LAYOUT["collections"].start
 _COUNTS = LAYOUT["colour_counts"].start
