@@ -25,7 +25,11 @@ AGENTS = (
     "path/to/file.py:Name, each optionally with parameters: SPEC:key=value,... (docs/agents.md)"
 )
 #: heist train --method ppo --backend NAME -> the trainer's module
-PPO_BACKENDS = {"sb3": "experiments.train.sb3", "rllib": "experiments.train.rllib"}
+PPO_BACKENDS = {
+    "sb3": "experiments.train.sb3",
+    "torch": "experiments.train.torch_ppo",
+    "rllib": "experiments.train.rllib",
+}
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
 TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
 
