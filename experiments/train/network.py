@@ -12,10 +12,11 @@ actor).
 
 One trunk instead of SB3's two halves the arithmetic of every pass; the first layer, over
 observations of 400 to 1,294 numbers, is most of it. With ``low_precision`` the trunk computes
-in bfloat16 (its weights kept in float32, the heads in float32): four times as fast on a CPU
-with AVX-512 BF16, and its results do not depend on the batch a row comes in, so the
-probabilities an update recomputes are those the rollout was played with
+in bfloat16 (its weights kept in float32, the heads in float32): its first layer three times
+as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
+so the probabilities an update recomputes are those the rollout was played with
 (docs/training/index.md has the measurements, and those of the sparse layers that lost).
+The ``ppo`` agent plays an exported network in float32.
 """
 
 from __future__ import annotations
