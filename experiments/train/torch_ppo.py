@@ -346,7 +346,7 @@ def parse_args(argv):
     args.net_arch = [int(width) for width in widths]
     try:
         torch.empty(0, device=args.device)
-    except (RuntimeError, ValueError) as error:
+    except (AssertionError, RuntimeError, ValueError) as error:  # no CUDA: AssertionError
         reason = str(error).splitlines()[0]
         parser.error(f"--device {args.device}: {reason} (cpu, or cuda where torch sees a GPU)")
     return args

@@ -364,6 +364,7 @@ def test_a_side_trains_alone_at_the_arenas_tables(tmp_path):
         (["--net-arch", "128,0"], "--net-arch must be layer widths of at least 1, comma-separated"),
         (["--net-arch", "wide"], "--net-arch must be layer widths of at least 1"),
         (["--device", "tpu"], "--device tpu:"),
+        (["--device", "cuda:99"], "--device cuda:99:"),
         (["--opponents", "nosuchagent"], "--opponents nosuchagent:"),
         (["--opponents", "ppo:path=agents/policies/toits_de_paris.zip"], "not art_robbery with 3"),
         (["--opponents", "ppo:path=agents/policies/art_robbery.zip"],
