@@ -300,8 +300,9 @@ def make_parser():
         "--precision",
         default=DEFAULTS["precision"],
         choices=("bfloat16", "float32"),
-        help="of the first layer's arithmetic (its weights stay float32): bfloat16 is about "
-        "three times as fast on CPUs with AVX-512 BF16 and on GPUs, slower on CPUs without",
+        help="of the trunk's arithmetic (its weights, the heads and the loss stay float32): "
+        "bfloat16 makes the first layer about three times as fast on CPUs with AVX-512 BF16; "
+        "float32 for CPUs without",
     )
     parser.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a GPU")
     return parser
