@@ -26,7 +26,11 @@ AGENTS = (
     "path/to/file.py:Name, each optionally with parameters: SPEC:key=value,... (docs/agents.md)"
 )
 #: heist train --method ppo --backend NAME -> the trainer's module
-PPO_BACKENDS = {"sb3": "experiments.train.sb3", "rllib": "experiments.train.rllib"}
+PPO_BACKENDS = {
+    "sb3": "experiments.train.sb3",
+    "torch": "experiments.train.torch_ppo",
+    "rllib": "experiments.train.rllib",
+}
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
 TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
 
@@ -238,8 +242,9 @@ def run_serve(args):
 
 
 def run_train(rest):
-    """Forward to the trainer of ``--method``: ppo (MaskablePPO on SB3, or RLlib's PPO with
-    ``--backend rllib``), imitation (DAgger) or weights (CMA-ES over a heuristic's weights);
+    """Forward to the trainer of ``--method``: ppo (MaskablePPO on SB3; the torch learner with
+    ``--backend torch``, RLlib's PPO with ``--backend rllib``), imitation (DAgger) or weights
+    (CMA-ES over a heuristic's weights);
     the rest of the arguments are the trainer's own (its --help lists them)."""
     choice = argparse.ArgumentParser(prog="heist train", add_help=False)
     choice.add_argument("--method", choices=["ppo", *TRAINERS], default="ppo")
@@ -344,7 +349,7 @@ COMMANDS = (
     ),
     Command(
         "train",
-        "train a player: --method ppo (--backend sb3 or rllib), imitation or weights",
+        "train a player: --method ppo (--backend sb3, torch or rllib), imitation or weights",
         run_train,
     ),
     Command(

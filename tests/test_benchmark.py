@@ -70,9 +70,13 @@ def test_train_section_compares_ppo_against_random_and_the_heuristic(monkeypatch
     def self_play(name, num_players, seconds, opponents):
         return env_speeds[opponents]
 
+    def torch_training(name, num_players, timesteps, num_envs):
+        return 16_000.0, {"env": 0.4}
+
     monkeypatch.setattr(benchmark, "installed", lambda module: module == "sb3_contrib")
     monkeypatch.setattr(benchmark, "sb3_training", training)
     monkeypatch.setattr(benchmark, "self_play_speed", self_play)
+    monkeypatch.setattr(benchmark, "torch_training", torch_training)
     rows = benchmark.run(["art_robbery", "thiefs_market"], 0.1, sections=["train"])
     assert [(r["game"], r["mode"], r["steps_per_second"]) for r in rows] == [
         (game, mode, rate)
@@ -82,16 +86,34 @@ def test_train_section_compares_ppo_against_random_and_the_heuristic(monkeypatch
             ("ppo-vs-random", 8000.0),
             ("env-vs-heuristic", 100_000.0),
             ("ppo-vs-heuristic", 3000.0),
+            ("torch-vs-heuristic", 16_000.0),
         ]
     ]
+    assert rows[4]["env_share"] == 0.4
     assert benchmark.ratios(rows) == [
         line
         for game in ("art_robbery", "thiefs_market")
         for line in (
             f"{game} env-vs-heuristic / env-vs-random: 2.00x",
             f"{game} ppo-vs-heuristic / ppo-vs-random: 0.38 (target: at least 0.5)",
+            f"{game} torch-vs-heuristic / ppo-vs-heuristic: 5.3x (target: at least 5x)",
+            f"{game} torch-vs-heuristic / env-vs-heuristic: 0.16 (goal: 0.5)",
         )
     ]
+
+
+def test_phases_section_splits_a_second_of_each_learner_against_the_heuristic():
+    pytest.importorskip("sb3_contrib")
+    rows = benchmark.run(["art_robbery"], 0.1, players=3, sections=["phases"], train_steps=512,
+                         train_envs=16)  # fmt: skip
+    assert [r["mode"] for r in rows] == ["sb3-phases", "torch-phases"]
+    from experiments.train.torch_ppo import PHASES
+
+    for row in rows:
+        shares = [row[phase] for phase in PHASES]
+        assert row["steps_per_second"] > 0 and all(share >= 0 for share in shares[:-1])
+        assert sum(shares) == pytest.approx(1, abs=0.002)
+        assert row["env"] > 0 and row["collect_forward"] > 0 and row["update_backward"] > 0
 
 
 def test_self_play_speed_plays_the_learner_against_the_compiled_heuristic():

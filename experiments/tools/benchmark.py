@@ -14,13 +14,22 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   ``learn``) and the share of that time spent in the environment (where sb3-contrib is),
   against random opponents (``ppo-vs-random``) and against the game's heuristic
   (``ppo-vs-heuristic``, compiled where the game has a compiled one), with the same settings;
-  the summary gives their ratio (the target: at least 0.5); and the environment alone
+  the summary gives their ratio (the target: at least 0.5); the environment alone
   (``env-vs-random``, ``env-vs-heuristic``: ``SelfPlayVecEnv``'s learner steps per second, 64
-  games, the learner's moves at random, no network).
+  games, the learner's moves at random, no network); and the torch learner
+  (``torch-vs-heuristic``: ``heist train --backend torch`` at its defaults, the same games
+  and rollouts), with its ratio to ``ppo-vs-heuristic`` (the target: at least 5) and to
+  ``env-vs-heuristic`` (the goal: 0.5).
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
-- ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
-  on idle cores and beside a busy neighbour (another process spinning on one core), with the
-  thread defaults of :mod:`heist_envs.core.threads`.
+- ``shared``: the batched engine at batch 1024, MaskablePPO learning and the torch learner
+  with one and two threads, for the first game, on idle cores and beside a busy neighbour
+  (another process spinning on one core), with the thread defaults of
+  :mod:`heist_envs.core.threads`.
+- ``phases`` (only when named): where a second of learning against the heuristic goes, per
+  game, for MaskablePPO (``sb3-phases``) and the torch learner (``torch-phases``): the share
+  of each of :data:`experiments.train.torch_ppo.PHASES`.
+- ``layers`` (only when named): the first layer's forward and backward passes over 4,096 of
+  each game's observations, rows per second, dense and sparse (:data:`FIRST_LAYERS`).
 - ``rllib`` (only when named): Ray RLlib env runners sampling the game, 1 and 2 of them side
   by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
   docs/distributed.md).
@@ -47,6 +56,7 @@ import json
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -286,10 +296,18 @@ def pgx_batch(env_name, batch, seconds):
     return timed(run_batch, seconds)
 
 
-def sb3_training(name, num_players, timesteps, num_envs=256, opponents="random"):
-    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time,
-    with torch on one thread (as ``experiments.train.sb3`` runs it: the network is small),
-    against ``opponents`` (agent specs, as ``heist train`` takes them)."""
+def warm_up_learning(learn_a_rollout, env):
+    """Learn rollouts until the first episodes have ended, so that what is timed next pays no
+    compilation (an episode's end compiles the entry points numba cannot cache)."""
+    while env.episodes_started <= env.num_envs:
+        learn_a_rollout()
+
+
+def sb3_model(name, num_players, num_envs, opponents):
+    """The MaskablePPO model the bench trains (its defaults, rollouts of 32 steps, minibatches
+    of 1,024, torch on one thread as ``experiments.train.sb3`` runs it) on ``num_envs`` games
+    against ``opponents`` (agent specs, as ``heist train`` takes them), warmed up
+    (:func:`warm_up_learning`); returns (model, env)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -300,12 +318,109 @@ def sb3_training(name, num_players, timesteps, num_envs=256, opponents="random")
     env = SelfPlayVecEnv(heist_envs.get_game(name), num_envs, num_players, pool, seed=0)
     torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=1024, device="cpu", seed=0)
-    model.learn(env.num_envs * 32)  # warm-up: compilation, first rollout
+    model.learn(env.num_envs * 32)
+    warm_up_learning(lambda: model.learn(env.num_envs * 32, reset_num_timesteps=False), env)
     env.env_seconds = 0.0
+    return model, env
+
+
+def sb3_training(name, num_players, timesteps, num_envs=256, opponents="random"):
+    """MaskablePPO env steps per second inside ``learn`` and the env's share of that time
+    (:func:`sb3_model`)."""
+    model, env = sb3_model(name, num_players, num_envs, opponents)
     start = time.perf_counter()
     model.learn(timesteps, reset_num_timesteps=False)
     elapsed = time.perf_counter() - start
     return timesteps / elapsed, env.env_seconds / elapsed
+
+
+class PhaseClock:
+    """The seconds of MaskablePPO's phases, from wrappers around the methods its loops call
+    on the model's own objects (SB3 unchanged): the policy's forward passes while collecting
+    (``forward``, ``predict_values``), the advantages (the buffer's
+    ``compute_returns_and_advantage``), and in the update, from ``evaluate_actions`` to the
+    optimiser's ``zero_grad`` (the forward pass and the loss), from there to its ``step``
+    (the backward pass and the gradient clipping), and the step itself."""
+
+    def __init__(self, model):
+        from experiments.train.torch_ppo import PHASES
+
+        self.seconds = dict.fromkeys(PHASES, 0.0)
+        self.mark = 0.0
+        policy, optimizer = model.policy, model.policy.optimizer
+        self.wrap(policy, "forward", phase="collect_forward")
+        self.wrap(policy, "predict_values", phase="collect_forward")
+        self.wrap(model.rollout_buffer, "compute_returns_and_advantage", phase="advantages")
+        self.wrap(policy, "evaluate_actions", mark="start")
+        self.wrap(optimizer, "zero_grad", since_mark="update_forward", mark="end")
+        self.wrap(optimizer, "step", since_mark="update_backward", phase="optimizer")
+
+    def wrap(self, owner, method, phase=None, since_mark=None, mark=None):
+        """Replace ``owner.method`` by a wrapper that adds its call's time to ``phase``, the
+        time from the mark to its call to ``since_mark``, and sets the mark at the call's
+        ``start`` or ``end``."""
+        original = getattr(owner, method)
+        clock = time.perf_counter
+
+        def timed_call(*args, **kwargs):
+            start = clock()
+            if since_mark:
+                self.seconds[since_mark] += start - self.mark
+            if mark == "start":
+                self.mark = start
+            result = original(*args, **kwargs)
+            end = clock()
+            if phase:
+                self.seconds[phase] += end - start
+            if mark == "end":
+                self.mark = end
+            return result
+
+        setattr(owner, method, timed_call)
+
+
+def sb3_phases(name, num_players, timesteps, num_envs=256, opponents="heuristic"):
+    """MaskablePPO's steps per second as :func:`sb3_training` measures them, and the share of
+    each phase in its time (:class:`PhaseClock`; the env's is ``SelfPlayVecEnv``'s
+    own ``step``, the rest is Python: SB3's loops, the masks' and the buffer's copies)."""
+    model, env = sb3_model(name, num_players, num_envs, opponents)
+    clock = PhaseClock(model)
+    start = time.perf_counter()
+    model.learn(timesteps, reset_num_timesteps=False)
+    elapsed = time.perf_counter() - start
+    clock.seconds["env"] = env.env_seconds
+    return timesteps / elapsed, shares(clock.seconds, elapsed)
+
+
+def torch_training(
+    name, num_players, timesteps, num_envs=256, opponents="heuristic", flags=(), threads=1
+):
+    """The torch learner's steps per second inside its loop (``heist train --backend torch``
+    at its defaults, or with ``flags``, rollouts of 32 steps on ``num_envs`` games against
+    ``opponents``, torch on ``threads``, warmed up as :func:`sb3_model` is), and the share of
+    each phase in its time (:data:`experiments.train.torch_ppo.PHASES`)."""
+    from agents.registry import split_specs
+    from experiments.train import torch_ppo
+
+    argv = ["--game", name, "--players", str(num_players), "--n-envs", str(num_envs)]
+    argv += ["--n-steps", "32", "--opponents", opponents, "--threads", str(threads), *flags]
+    run = torch_ppo.Run(torch_ppo.parse_args(argv))
+    learner = run.learner
+    run.start_stage(0, split_specs(opponents), True)
+    warm_up_learning(lambda: learner.learn(1), run.env)
+    learner.seconds = dict.fromkeys(learner.seconds, 0.0)
+    before, start = learner.num_timesteps, time.perf_counter()
+    learner.learn(timesteps)
+    elapsed = time.perf_counter() - start
+    return (learner.num_timesteps - before) / elapsed, shares(learner.seconds, elapsed)
+
+
+def shares(seconds, elapsed) -> dict:
+    """Each phase's share of ``elapsed`` (``seconds``: phase -> seconds, ``python`` last:
+    its share is the rest)."""
+    *timed, rest = seconds
+    figures = {phase: round(seconds[phase] / elapsed, 3) for phase in timed}
+    return figures | {rest: round(1 - sum(seconds[phase] for phase in timed) / elapsed, 3)}
 
 
 def self_play_speed(name, num_players, seconds, opponents="random", num_envs=64):
@@ -442,7 +557,7 @@ def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s
     unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
     more = "".join(f"  {k} {v}" for k, v in extra.items())
     print(
-        f"  {library:<11} {game:<20} {mode:<17} {num_players}p {rate:>14,.0f} {unit}{more}",
+        f"  {library:<11} {game:<20} {mode:<18} {num_players}p {rate:>14,.0f} {unit}{more}",
         flush=True,
     )
 
@@ -498,7 +613,7 @@ def batch_rows(record, counts, settings):
 
 def train_rows(record, counts, settings):
     """MaskablePPO learning on each game against random players and against the heuristic,
-    and the environment's share of its time."""
+    and the environment's share of its time; then the torch learner against the heuristic."""
     if not installed("sb3_contrib"):
         return
     for name, n in counts.items():
@@ -510,6 +625,19 @@ def train_rows(record, counts, settings):
             )
             mode = f"ppo-vs-{opponents}"
             record("heist-envs", name, mode, n, rate, env_share=round(share, 3))
+        rate, phases = torch_training(name, n, settings.train_steps, settings.train_envs)
+        record("heist-envs", name, "torch-vs-heuristic", n, rate, env_share=phases["env"])
+
+
+def phases_rows(record, counts, settings):
+    """Where a second of learning against the heuristic goes, per game: MaskablePPO's
+    (``sb3-phases``) and the torch learner's (``torch-phases``), each phase's share."""
+    if not installed("sb3_contrib"):
+        return
+    for name, n in counts.items():
+        for mode, measure in (("sb3-phases", sb3_phases), ("torch-phases", torch_training)):
+            rate, phases = measure(name, n, settings.train_steps, settings.train_envs)
+            record("heist-envs", name, mode, n, rate, **phases)
 
 
 def search_rows(record, counts, settings):
@@ -523,7 +651,8 @@ def search_rows(record, counts, settings):
 
 
 def shared_rows(record, counts, settings):
-    """The first game's batched engine and training on idle cores and beside a busy one."""
+    """The first game's batched engine and training on idle cores and beside a busy one; the
+    torch learner with one and two threads."""
     name, n = next(iter(counts.items()))
     for neighbour in ("idle", "busy"):
         with busy_neighbour(neighbour == "busy"):
@@ -533,6 +662,87 @@ def shared_rows(record, counts, settings):
                 rate, share = sb3_training(name, n, settings.train_steps, settings.train_envs)
                 record("heist-envs", name, "ppo-vs-random", n, rate,
                        env_share=round(share, 3), neighbour=neighbour)  # fmt: skip
+                for threads in (1, 2):
+                    rate, _ = torch_training(name, n, settings.train_steps, settings.train_envs,
+                                             threads=threads)  # fmt: skip
+                    record("heist-envs", name, "torch-vs-heuristic", n, rate,
+                           neighbour=neighbour, threads=threads)  # fmt: skip
+
+
+#: The first layer's variants ``--sections layers`` measures: dense in float32 (what SB3
+#: computes), dense in bfloat16 (the torch learner's), and two that pay only for the non-zero
+#: inputs: a gather of the weights' rows (``embedding_bag``) and a sparse CSR matrix product
+FIRST_LAYERS = ("dense-f32", "dense-bf16", "gather", "sparse-csr")
+
+
+def observation_rows(name, num_players, rows):
+    """``rows`` learners' observations (float32) from games against the game's heuristic, the
+    learner's moves at random, after their first rounds."""
+    from experiments.train.evaluate import make_opponents
+    from heist_envs.core.playout import random_legal_actions
+    from heist_envs.core.single_agent import SelfPlayGames
+
+    pool = make_opponents("heuristic", name, 0, num_players)
+    env = SelfPlayGames(heist_envs.get_game(name), 256, num_players, pool, seed=0)
+    env.reset()
+    seen, actions = [], np.empty(256, np.int64)
+    for k in range(20 + -(-rows // 256)):
+        if k >= 20:
+            seen.append(env.games.obs.astype(np.float32))
+        random_legal_actions(env.games.masks, k, actions)
+        env.step_arrays(actions)
+    return np.concatenate(seen)[:rows]
+
+
+def first_layer_speed(obs, variant, seconds, width=128):
+    """Rows per second of a first layer of ``width`` units over the observations ``obs`` (a
+    minibatch), forward and backward (the weights' gradient: an update's work), torch on one
+    thread, as :data:`FIRST_LAYERS` names the variant. The non-zero inputs' indices are found
+    once, outside the timing, as a rollout could store them."""
+    import torch
+    from torch.nn import functional
+
+    torch.set_num_threads(1)
+    x = torch.as_tensor(obs)
+    weight = torch.nn.Parameter(torch.randn(width, x.shape[1]) * 0.01)
+    bias = torch.nn.Parameter(torch.zeros(width))
+    grad = torch.randn(len(x), width)
+    rows, cols = x.nonzero(as_tuple=True)
+    offsets = torch.searchsorted(rows, torch.arange(len(x)))
+    with warnings.catch_warnings():  # "sparse CSR tensor support is in beta state"
+        warnings.simplefilter("ignore", UserWarning)
+        csr = x.to_sparse_csr()
+    values, low = x[rows, cols], x.bfloat16()
+    forward = {
+        "dense-f32": lambda: functional.linear(x, weight, bias),
+        "dense-bf16": lambda: functional.linear(low, weight.bfloat16(), bias.bfloat16()).float(),
+        "gather": lambda: (
+            functional.embedding_bag(cols, weight.T, offsets, mode="sum", per_sample_weights=values)
+            + bias
+        ),
+        "sparse-csr": lambda: torch.sparse.mm(csr, weight.T) + bias,
+    }[variant]
+
+    def run_batch():
+        weight.grad = bias.grad = None
+        forward().backward(grad)
+        return len(x), 0
+
+    return timed(run_batch, seconds)[0]
+
+
+def layers_rows(record, counts, settings):
+    """The first layer's forward and backward passes per game, over 4,096 real observations
+    (the torch learner's minibatch), in each of :data:`FIRST_LAYERS`; each row says how many
+    of the inputs are non-zero."""
+    if not installed("torch"):
+        return
+    for name, n in counts.items():
+        obs = observation_rows(name, n, 4096)
+        nonzero = round(float((obs != 0).mean()), 3)
+        for variant in FIRST_LAYERS:
+            rate = first_layer_speed(obs, variant, settings.seconds)
+            record("heist-envs", name, f"layer-{variant}", n, rate, nonzero=nonzero)
 
 
 def rllib_rows(record, counts, settings):
@@ -558,12 +768,18 @@ SECTION_ROWS = {
     "train": train_rows,
     "search": search_rows,
     "shared": shared_rows,
+    "phases": phases_rows,
+    "layers": layers_rows,
     "rllib": rllib_rows,
 }
 SECTIONS = tuple(SECTION_ROWS)
 #: MaskablePPO's speed against the heuristic, as a share of its speed against random players
 HEURISTIC_TRAINING_TARGET = 0.5
-DEFAULT_SECTIONS = SECTIONS[:5]  # rllib starts Ray: only when named
+#: The torch learner's speed against the heuristic, as a multiple of MaskablePPO's
+TORCH_TRAINING_TARGET = 5
+# phases trains twice more per game, layers measures the learner's first layer, and rllib
+# starts Ray: only when named
+DEFAULT_SECTIONS = SECTIONS[:5]
 
 
 def run(
@@ -625,6 +841,11 @@ RATIOS = (
     Ratio("heist-envs", "ppo-vs-heuristic", ("heist-envs", None, "ppo-vs-random"),
           "ppo-vs-heuristic / ppo-vs-random", digits=2,
           after=f" (target: at least {HEURISTIC_TRAINING_TARGET})"),
+    Ratio("heist-envs", "torch-vs-heuristic", ("heist-envs", None, "ppo-vs-heuristic"),
+          "torch-vs-heuristic / ppo-vs-heuristic",
+          after=f"x (target: at least {TORCH_TRAINING_TARGET}x)"),
+    Ratio("heist-envs", "torch-vs-heuristic", ("heist-envs", None, "env-vs-heuristic"),
+          "torch-vs-heuristic / env-vs-heuristic", digits=2, after=" (goal: 0.5)"),
 )  # fmt: skip
 
 
@@ -679,7 +900,7 @@ def main(argv=None):
         help="cuda: the batched engine on the GPU beside PGX there (only the batch comparison)",
     )
     args = parser.parse_args(argv)
-    print("library     game                 mode              players   per second")
+    print("library     game                 mode               players   per second")
     seconds = 0.25 if args.quick else 3.0
     train_steps, train_envs = (1_024, 32) if args.quick else (65_536, 256)
     batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES

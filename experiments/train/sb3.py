@@ -291,10 +291,11 @@ def make_parser():
     return parser
 
 
-def parse_args(argv):
+def parse_args(argv, parser=None):
     """The flags, with the game's defaults (:class:`agents.profiles.TrainingDefaults`) where
-    they are not given, and ``stages``: the parsed ``--opponents``."""
-    parser = make_parser()
+    they are not given, and ``stages``: the parsed ``--opponents``. ``parser`` (default
+    :func:`make_parser`'s) may add flags of another trainer's."""
+    parser = parser or make_parser()
     args = parser.parse_args(argv)
     game = heist_envs.get_game(args.game)
     args.game = game.name

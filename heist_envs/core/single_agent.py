@@ -85,7 +85,8 @@ class AgentOpponent:
 
 
 class PolicyOpponent:
-    """A frozen MaskablePPO policy (``model.policy``), one batched forward pass per call.
+    """A frozen MaskablePPO policy (``model.policy``), or any network with
+    ``action_logits(obs) -> logits`` (torch tensors), one batched forward pass per call.
 
     It samples from the masked action distribution (or takes its mode when
     ``deterministic``) straight from the actor's logits, without SB3's per-call overhead.
@@ -103,14 +104,19 @@ class PolicyOpponent:
     def reseed(self, seed):
         self.generator.manual_seed(seed)
 
+    def logits(self, obs):
+        """The actor's logits of a batch: a network's own ``action_logits(obs)`` where it has
+        one, else through SB3's actor layers."""
+        policy = self.policy
+        if hasattr(policy, "action_logits"):
+            return policy.action_logits(obs)
+        features = policy.extract_features(obs, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features))
+
     def act_batch(self, obs, masks):
         torch = self.torch
         with torch.no_grad():
-            policy = self.policy
-            features = policy.extract_features(
-                torch.as_tensor(obs, dtype=torch.float32), policy.pi_features_extractor
-            )
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+            logits = self.logits(torch.as_tensor(obs, dtype=torch.float32))
             logits[torch.as_tensor(masks == 0)] = -torch.inf
             if not self.deterministic:
                 uniform = torch.rand(logits.shape, generator=self.generator)
@@ -287,6 +293,26 @@ class SelfPlayGames:
         """Play one learner action per game, then the opponents up to each learner's next
         decision; returns (obs, rewards, dones, infos) as SB3's ``VecEnv.step`` does."""
         start = time.perf_counter()
+        rewards, dones = self._play(actions)
+        infos = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = self.terminal_obs[i].copy()
+        self.env_seconds += time.perf_counter() - start
+        return self.games.obs.astype(OBS_DTYPE), rewards, dones, infos
+
+    def step_arrays(self, actions):
+        """:meth:`step` without its per-game work (the infos, the float copy of the
+        observations), for a learner that reads the arrays: returns (rewards, dones). The
+        learners' next observations and masks are then ``games.obs`` and ``games.masks``
+        (the engine's arrays, in the game's dtypes, rewritten by the next step), and where
+        a game ended, its learner's last observation is ``terminal_obs[i]`` and whether it
+        was truncated ``truncated[i]``."""
+        start = time.perf_counter()
+        outcome = self._play(actions)
+        self.env_seconds += time.perf_counter() - start
+        return outcome
+
+    def _play(self, actions):
         actions = np.asarray(actions).reshape(self.num_envs)
         rewards, dones, truncated = self._outcome_buffers()
         self._step_games(actions, None, rewards, dones, truncated)
@@ -294,11 +320,7 @@ class SelfPlayGames:
         if self.shaping is not None:
             self._add_shaping(rewards, dones)
         self.truncated = truncated
-        infos = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
-            infos[i]["terminal_observation"] = self.terminal_obs[i].copy()
-        self.env_seconds += time.perf_counter() - start
-        return self.games.obs.astype(OBS_DTYPE), rewards, dones, infos
+        return rewards, dones
 
     def action_masks(self) -> np.ndarray:
         return self.games.masks.astype(bool)
