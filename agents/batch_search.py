@@ -70,7 +70,11 @@ MAX_SIMULATIONS = 100_000
 MAX_BATCH = 4096
 #: tree nodes of a whole batch (batch × (simulations + 1)): about 2 GB in the largest game
 MAX_NODES = 1 << 22
-SELECTIONS = ("puct", "uct")
+SELECTIONS = ("puct", "gumbel", "uct")
+#: Gumbel's transform of the root's completed Q values (mctx's defaults): ``sigma(q) =
+#: (MAXVISIT_INIT + the most visits of a root move) * VALUE_SCALE * q``, q rescaled to [0, 1]
+MAXVISIT_INIT = 50.0
+VALUE_SCALE = 0.1
 
 
 class Leaves:
@@ -150,6 +154,10 @@ class SearchResult(NamedTuple):
     actions: np.ndarray
     visits: np.ndarray
     q: np.ndarray
+    #: the Gumbel root's improved policy, ``softmax(log prior + sigma(completed q))`` over
+    #: the legal moves (Danihelka et al. 2022), the target its paper trains on; None for
+    #: the other selections
+    improved: np.ndarray | None = None
 
     @property
     def policy(self) -> np.ndarray:
@@ -160,9 +168,11 @@ class SearchResult(NamedTuple):
 class BatchSearch:
     """B ISMCTS searches at once, ``simulations`` each, their leaves scored by ``evaluator``
     (default: :class:`RolloutEvaluator` with the game's default rollouts) in one call per
-    simulation step. ``selection`` is "puct" (``puct_c``: its exploration weight) or "uct"
-    (``uct_c``); the tree stops ``tree_depth`` moves below the root (-1: no limit). ``seed``
-    seeds the generator that draws each search's seed and breaks ties.
+    simulation step. ``selection`` is "puct" (``puct_c``: its exploration weight), "gumbel"
+    (the root's moves by Gumbel sampling and sequential halving among ``considered`` of
+    them, Danihelka et al. 2022, PUCT below it) or "uct" (``uct_c``); the tree stops
+    ``tree_depth`` moves below the root (-1: no limit). ``seed`` seeds the generator that
+    draws each search's seed, the Gumbel noise and the ties broken.
 
     :meth:`search` takes the states of B decisions: each search is for the seat to move.
     """
@@ -177,6 +187,7 @@ class BatchSearch:
         puct_c=1.0,
         tree_depth=-1,
         seed=None,
+        considered=16,
     ):
         self.game = heist_envs.get_game(game) if isinstance(game, str) else game
         if isinstance(simulations, (bool, np.bool_)) or not isinstance(
@@ -200,6 +211,13 @@ class BatchSearch:
             raise ValueError(
                 f"tree_depth must be -1 (no limit) or at least 1, got {tree_depth!r:.80}"
             )
+        if (
+            isinstance(considered, (bool, np.bool_))
+            or not isinstance(considered, (int, np.integer))
+            or not considered >= 2
+        ):
+            raise ValueError(f"considered must be an integer of at least 2, got {considered!r:.80}")
+        self.considered = int(considered)
         self.evaluator = RolloutEvaluator(self.game) if evaluator is None else evaluator
         self.simulations = int(simulations)
         self.selection = selection
@@ -240,24 +258,31 @@ class BatchSearch:
         the game's records, as :class:`heist_envs.core.vector.VectorGames` holds them; read
         only through worlds determinized from that seat's information)."""
         roots = self.checked_states(states)
-        batch = Batch.start(self.game, roots, self.simulations, self.selection == "puct", self.rng)
+        guided = self.selection != "uct"  # reads the evaluator's priors
+        batch = Batch.start(self.game, roots, self.simulations, guided, self.rng)
         steps = compiled_steps(self.game)
-        rules = (self.uct_c, -1 if self.selection == "puct" else 0, self.puct_c)
+        rules = (self.uct_c, -1 if guided else 0, self.puct_c)
         steps.seed_rollouts(batch.seeds[0])
         steps.descend_all(batch, self.simulations, 0, *rules)  # the roots: their legal moves
         root_masks = batch.masks.copy()
-        if self.selection == "puct":
-            rows, priors, _ = self._evaluate(batch)
+        if guided:
+            rows, priors, values = self._evaluate(batch)
             steps.store_priors(batch, rows, np.zeros(len(roots), np.int64), priors)
+        if self.selection == "gumbel":
+            root = GumbelRoot(self, batch, root_masks, values[:, 0])
         for k in range(self.simulations):
+            if self.selection == "gumbel":
+                root.choose(k)
             steps.descend_all(batch, k, self.tree_depth, *rules)
             rows, priors, values = self._evaluate(batch)
-            if self.selection == "puct":
+            if guided:
                 steps.store_priors(batch, rows, batch.grown, priors)
             steps.absorb(batch, rows, values)
         visits = np.zeros(root_masks.shape, np.int32)
         q = np.full(root_masks.shape, np.nan)
         steps.root_statistics(batch, root_masks, visits, q)
+        if self.selection == "gumbel":
+            return SearchResult(root.choose(None), visits, q, root.improved())
         actions = np.zeros(len(roots), np.int64)
         for i, mask in enumerate(root_masks):
             legal = np.flatnonzero(mask)
@@ -288,10 +313,60 @@ class BatchSearch:
         return rows, priors, values
 
 
+def considered_visits(considered, simulations):
+    """Sequential halving's schedule (Danihelka et al. 2022, as mctx writes it): at
+    simulation k, the root moves with ``schedule[k]`` visits compete. ``considered`` moves
+    get the budget's first share, evenly; then the better half, and so on down to two."""
+    if considered <= 1:
+        return np.arange(simulations)
+    phases = int(np.ceil(np.log2(considered)))
+    schedule, visits = [], [0] * considered
+    while len(schedule) < simulations:
+        for _ in range(max(1, simulations // (phases * considered))):
+            schedule.extend(visits[:considered])
+            visits[:considered] = [v + 1 for v in visits[:considered]]
+        considered = max(2, considered // 2)
+    return np.array(schedule[:simulations])
+
+
+class GumbelRoot:
+    """The Gumbel root of a batch: each search's Gumbel noise plus log prior over its legal
+    moves, the sequential-halving schedule of each (its ``considered`` moves, or all of its
+    legal ones if fewer), and the root values the completed Q values mix in."""
+
+    def __init__(self, search, batch, masks, root_values):
+        self.batch, self.masks, self.game = batch, masks, search.game
+        self.values = np.asarray(root_values, np.float64)
+        priors = np.where(masks > 0, batch.priors[:, 0], 0.0)
+        with np.errstate(divide="ignore"):
+            self.logits = np.where(masks > 0, np.log(priors), -np.inf)
+        self.noisy = self.logits + search.rng.gumbel(size=masks.shape)
+        moves = np.minimum(masks.sum(1), search.considered)
+        self.schedule = np.stack([considered_visits(m, search.simulations) for m in moves])
+        self.sigma = np.zeros(masks.shape)
+
+    def choose(self, k):
+        """Write each search's root move for simulation ``k`` (among the moves with
+        ``schedule[k]`` visits) into the batch; k None: the move played (among the most
+        visited), returned."""
+        wanted = np.full(len(self.masks), -1) if k is None else self.schedule[:, k]
+        compiled_steps(self.game).gumbel_choice(
+            self.batch, self.masks, self.noisy, self.values, wanted, self.sigma
+        )
+        return self.batch.root_actions.copy()
+
+    def improved(self):
+        """``softmax(log prior + sigma(completed q))`` over each search's legal moves."""
+        scores = self.logits + self.sigma
+        scores = np.exp(scores - scores.max(1, keepdims=True))
+        return scores / scores.sum(1, keepdims=True)
+
+
 class Batch(NamedTuple):
     """A batch of searches in flat arrays, a row per search, as compiled code takes them:
     the trees (:class:`agents.ismcts.Tree`'s arrays with a row each, ``sizes`` their node
-    counts), each root's state, seat and seed, the prior kept at each node (PUCT), and the
+    counts), each root's state, seat, seed and move to play (-1: chosen by the rule), the
+    prior kept at each node (PUCT), and the
     current simulation's world, path, node added, leaf mask, mover (``observers``), whether
     its game ended and every seat's return."""
 
@@ -300,6 +375,7 @@ class Batch(NamedTuple):
     roots: np.ndarray
     seats: np.ndarray
     seeds: np.ndarray
+    root_actions: np.ndarray
     priors: np.ndarray
     worlds: np.ndarray
     paths: np.ndarray
@@ -321,6 +397,7 @@ class Batch(NamedTuple):
             roots=roots,
             seats=roots["actor"].astype(np.int64),
             seeds=rng.integers(1 << 31, size=batch),
+            root_actions=np.full(batch, -1, np.int64),
             priors=np.full((batch, nodes if keeps_priors else 1, num_actions), np.nan, np.float32),
             worlds=roots.copy(),
             paths=np.zeros((batch, nodes), np.int64),
@@ -359,7 +436,7 @@ def _build_steps(game):
             tree, size = tree_of(b, i), b.sizes[i : i + 1]
             b.depths[i], b.grown[i] = descend(
                 tree, size, s, b.masks[i], b.paths[i], uct_c, tree_depth, b.priors[i],
-                puct_depth, puct_c,
+                puct_depth, puct_c, b.root_actions[i],
             )  # fmt: skip
             b.finished[i] = s.status != RUNNING
             if b.finished[i]:
@@ -422,11 +499,59 @@ def root_statistics(batch, masks, visits, q):
                     q[i, a] = tree.value[c] / tree.visits[c]
 
 
+@nb.njit(cache=True)
+def gumbel_choice(batch, masks, noisy, root_values, wanted, sigma):
+    """Each search's root move: the highest ``noisy + sigma(completed q)`` among its legal
+    moves with ``wanted[i]`` visits (-1: the most), into ``batch.root_actions``; ``sigma``
+    gets each move's ``sigma(completed q)``. A move not tried is valued at the root value
+    mixed with the tried moves' prior-weighted mean return (mctx's completed Q by mixed
+    value); all are rescaled to [0, 1]."""
+    num_actions = masks.shape[1]
+    counts = np.zeros(num_actions, np.int64)
+    q = np.zeros(num_actions)
+    for i in range(len(batch.roots)):
+        tree = tree_of(batch, i)
+        prior = batch.priors[i, 0]
+        total, most, weight, weighted = 0, 0, 0.0, 0.0
+        for a in range(num_actions):
+            counts[a] = 0
+            if masks[i, a]:
+                c = child_of(tree.children, tree.sibling, tree.mover, 0, a, batch.seats[i])
+                if c != UNEXPANDED and tree.visits[c] > 0:
+                    counts[a] = tree.visits[c]
+                    q[a] = tree.value[c] / tree.visits[c]
+                    total += counts[a]
+                    most = max(most, counts[a])
+                    p = max(prior[a], 1e-30)
+                    weight += p
+                    weighted += p * q[a]
+        tried = weighted / weight if weight > 0 else 0.0
+        mixed = (root_values[i] + tried * total) / (total + 1)
+        low, high = np.inf, -np.inf
+        for a in range(num_actions):
+            if masks[i, a]:
+                if counts[a] == 0:
+                    q[a] = mixed
+                low, high = min(low, q[a]), max(high, q[a])
+        scale = (MAXVISIT_INIT + most) * VALUE_SCALE / max(high - low, 1e-8)
+        visits = most if wanted[i] < 0 else wanted[i]
+        best, best_score = -1, -np.inf
+        for a in range(num_actions):
+            sigma[i, a] = 0.0
+            if masks[i, a]:
+                sigma[i, a] = (q[a] - low) * scale
+                score = noisy[i, a] + sigma[i, a]
+                if counts[a] == visits and score > best_score:
+                    best, best_score = a, score
+        batch.root_actions[i] = best
+
+
 _SHARED_STEPS = {
     "seed_rollouts": seed_rollouts,
     "store_priors": store_priors,
     "absorb": absorb,
     "root_statistics": root_statistics,
+    "gumbel_choice": gumbel_choice,
 }
 _STEPS = {}
 _ROLLOUT_EVALUATORS = {}
@@ -466,13 +591,15 @@ def compiled_rollout_evaluator(game, rollout):
 
 
 #: the batched agent's settings and their defaults; a game's ``SEARCH_DEFAULTS`` (policy
-#: rollouts) supply the ones it names. ``selection``: "puct" or "uct" (ISMCTS's rule);
-#: ``uct_c``, ``puct_c``: their exploration weights; ``rollout_depth``, ``tree_depth``,
-#: ``evaluate_end``: as :data:`agents.ismcts.SEARCH_SETTINGS` says.
+#: rollouts) supply the ones it names. ``selection``: "puct", "gumbel" or "uct" (ISMCTS's
+#: rule); ``uct_c``, ``puct_c``: their exploration weights; ``considered``: the root moves
+#: a Gumbel root samples; ``rollout_depth``, ``tree_depth``, ``evaluate_end``: as
+#: :data:`agents.ismcts.SEARCH_SETTINGS` says.
 BATCH_SETTINGS = {
     "selection": "puct",
     "uct_c": 1.4,
     "puct_c": 1.0,
+    "considered": 16,
     "rollout_depth": -1,
     "tree_depth": -1,
     "evaluate_end": False,
@@ -480,7 +607,7 @@ BATCH_SETTINGS = {
 
 
 class BatchSearchAgent:
-    """The batched search as an agent (``ismcts:selection=puct`` or ``selection=uct``): one
+    """The batched search as an agent (``ismcts:selection=puct``, ``gumbel`` or ``uct``): one
     search per decision, ``simulations`` each, its leaves scored by :class:`RolloutEvaluator`
     with ``rollout`` moves. The settings (:data:`BATCH_SETTINGS`) left as None take the
     game's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there; with
@@ -510,6 +637,7 @@ class BatchSearchAgent:
             self.settings["puct_c"],
             self.settings["tree_depth"],
             seed,
+            self.settings["considered"],
         )
 
     def act(self, observation, action_mask, info_set) -> int:

@@ -127,25 +127,33 @@ def _build_descend(game):
     apply, legal_mask, num_actions = game.apply, game.legal_mask, game.num_actions
 
     @nb.njit
-    def descend(tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c):
+    def descend(
+        tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c, root_action
+    ):
         """Walk one simulation down ``tree`` in the world ``s`` (played on as it goes),
-        adding at most one node; ``path`` gets the nodes passed. At depths below
-        ``puct_depth`` (-1: every depth) moves are chosen by :func:`puct` on ``priors[node]``,
-        elsewhere each legal move is tried once (at random) and then chosen by UCT, whose
-        exploration term counts how often a child was available. The tree stops
-        ``tree_depth`` moves below the root (-1: no limit). Returns the path's length and the
-        node added (UNEXPANDED if none: the tree is full, or the walk stopped in it)."""
+        adding at most one node; ``path`` gets the nodes passed. The root's move is
+        ``root_action`` unless that is -1. At depths below ``puct_depth`` (-1: every depth)
+        moves are chosen by :func:`puct` on ``priors[node]``, elsewhere each legal move is
+        tried once (at random) and then chosen by UCT, whose exploration term counts how
+        often a child was available. The tree stops ``tree_depth`` moves below the root (-1:
+        no limit). Returns the path's length and the node added (UNEXPANDED if none: the
+        tree is full, or the walk stopped in it)."""
         children, sibling, visits, avail, value, mover = tree
         node = 0
         depth = 0
         while s.status == RUNNING and depth != tree_depth:
             legal_mask(s, mask)
             actor = s.actor
-            if depth < puct_depth or puct_depth < 0:
-                prior = priors[node]
-                action, child = puct(
-                    children, sibling, mover, visits, value, node, mask, actor, prior, prior_c
-                )
+            forced = depth == 0 and root_action >= 0
+            if forced or depth < puct_depth or puct_depth < 0:
+                if forced:
+                    action = root_action
+                    child = child_of(children, sibling, mover, 0, action, actor)
+                else:
+                    prior = priors[node]
+                    action, child = puct(
+                        children, sibling, mover, visits, value, node, mask, actor, prior, prior_c
+                    )
                 if child == UNEXPANDED:
                     if size[0] == len(visits):
                         break
@@ -263,7 +271,7 @@ def _build_search(game, descend, playout):
             s = world[0]
             determinize(s, seat, np.uint64(seed) * np.uint64(1000003) + np.uint64(k))
             depth, _ = descend(
-                tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c
+                tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c, -1
             )
             playout(s, mask, ret, rollout_depth, evaluate_end)
             backup(tree, path, depth, ret)
@@ -500,8 +508,8 @@ class ISMCTSAgent:
 
 
 def make_ismcts(game_name, seed=None, num_players=None, selection=None, **kwargs):
-    """The ``ismcts`` agent: :class:`ISMCTSAgent`, or with a ``selection`` ("puct" or "uct")
-    the batched search's (:class:`agents.batch_search.BatchSearchAgent`)."""
+    """The ``ismcts`` agent: :class:`ISMCTSAgent`, or with a ``selection`` ("puct", "uct")
+    the batched search's (:class:`agents.batch_search.BatchSearchAgent`; "gumbel" too)."""
     if selection is not None:
         from .batch_search import BatchSearchAgent
 

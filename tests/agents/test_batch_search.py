@@ -13,6 +13,7 @@ from agents.batch_search import (
     BatchSearch,
     BatchSearchAgent,
     RolloutEvaluator,
+    considered_visits,
 )
 from agents.ismcts import ISMCTSAgent
 from agents.registry import make_agent
@@ -96,7 +97,7 @@ def test_the_ismcts_spec_with_uct_selection_plays_the_games_of_ismcts():
     assert plain[1] == uct[1] and len(plain[1]) > 50
 
 
-@pytest.mark.parametrize("selection", ["puct", "uct"])
+@pytest.mark.parametrize("selection", ["puct", "gumbel", "uct"])
 @pytest.mark.parametrize("name", heist_envs.game_names())
 def test_the_search_never_reads_what_the_searching_seat_cannot_see(name, selection):
     """A batch of decisions and the same decisions with everything the seat to move cannot
@@ -164,6 +165,28 @@ def test_puct_follows_the_prior_and_the_visits_are_the_policy_target():
     np.testing.assert_allclose(uniform.policy.sum(1), 1.0)
 
 
+def test_sequential_halving_spends_the_budget_on_ever_fewer_moves():
+    assert list(considered_visits(4, 8)) == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert list(considered_visits(2, 5)) == [0, 0, 1, 1, 2]
+
+
+def test_a_gumbel_root_halves_its_moves_and_improves_the_policy_with_their_values():
+    game = heist_envs.get_game("art_robbery")
+    states = decision_states("art_robbery", 4, 6)
+    result = BatchSearch(game, simulations=16, selection="gumbel", seed=2).search(states)
+    for i in range(len(states)):
+        visits, q, improved = result.visits[i], result.q[i], result.improved[i]
+        legal = np.flatnonzero(improved)
+        assert visits.sum() == 16 and set(np.flatnonzero(visits)) <= set(legal)
+        assert visits[result.actions[i]] == visits.max()  # the move played survived halving
+        assert improved.sum() == pytest.approx(1.0)
+        tried = np.flatnonzero(visits)
+        best, worst = tried[np.argmax(q[tried])], tried[np.argmin(q[tried])]
+        if q[best] > q[worst]:  # a uniform prior: the policy follows the values
+            assert improved[best] > improved[worst]
+    assert BatchSearch(game, simulations=16, seed=2).search(states).improved is None
+
+
 class Counting(RolloutEvaluator):
     calls = 0
 
@@ -179,9 +202,10 @@ class Counting(RolloutEvaluator):
         ({"simulations": 10**6}, "simulations must be 1 to 100,000 per search, got 1000000"),
         ({"simulations": True}, "simulations must be an integer, got True"),
         ({"simulations": "many"}, "simulations must be an integer, got 'many'"),
-        ({"selection": "greedy"}, "unknown selection 'greedy'; choose one of puct, uct"),
+        ({"selection": "greedy"}, "unknown selection 'greedy'; choose one of puct, gumbel, uct"),
         ({"puct_c": -1.0}, "puct_c must be a number of at least 0, got -1.0"),
         ({"tree_depth": 0}, r"tree_depth must be -1 \(no limit\) or at least 1, got 0"),
+        ({"considered": 1}, "considered must be an integer of at least 2, got 1"),
     ],
 )
 def test_a_search_out_of_range_is_refused_in_one_line(settings, message):
