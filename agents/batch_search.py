@@ -31,12 +31,14 @@ scored by the game's ``evaluate``), as :class:`agents.ismcts.ISMCTSAgent` scores
 
 **Selection**: "puct" chooses moves at every node by PUCT on the prior the evaluator gave
 when the node was added (:func:`agents.ismcts.puct`; a move its world did not allow counts
-as uniform); "uct" is ISMCTS's rule (each move tried once, then UCT with availability
-counts), which ignores the prior: with the rollout evaluator and one search it makes
-:class:`~agents.ismcts.ISMCTSAgent`'s moves, seed for seed.
+as uniform); "gumbel" chooses the root's moves by Gumbel sampling and sequential halving
+(:class:`GumbelRoot`), PUCT below; "uct" is ISMCTS's rule (each move tried once, then UCT
+with availability counts), which ignores the prior: with the rollout evaluator and one
+search it makes :class:`~agents.ismcts.ISMCTSAgent`'s moves, seed for seed.
 
-Honesty: the search reads a root only by copying and determinizing it, and the evaluator
-sees sampled worlds only (a network: the observations in them; a rollout: the world itself).
+Honesty: beyond its public header (who moves, the player count, whether the game runs),
+the search reads a root only by copying and determinizing it, and the evaluator sees
+sampled worlds only (a network: the observations in them; a rollout: the world itself).
 Rollouts and UCT's first tries draw from numba's ``np.random``, seeded once per batch from
 the first search's seed.
 """
@@ -68,7 +70,7 @@ from .ismcts import (
 #: what one search may ask for, and one batch hold
 MAX_SIMULATIONS = 100_000
 MAX_BATCH = 4096
-#: tree nodes of a whole batch (batch × (simulations + 1)): about 2 GB in the largest game
+#: tree nodes of a whole batch (batch × (simulations + 1)): about 2.6 GB in the largest game
 MAX_NODES = 1 << 22
 SELECTIONS = ("puct", "gumbel", "uct")
 #: Gumbel's transform of the root's completed Q values (mctx's defaults): ``sigma(q) =

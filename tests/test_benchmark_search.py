@@ -21,15 +21,20 @@ def test_search_section_measures_every_search_over_the_same_decisions(monkeypatc
     monkeypatch.setattr(
         benchmark,
         "SEARCH_PLAYERS",
-        {"decisions-ismcts-{}": measure(300.0), "decisions-batch64-{}": measure(3300.0)},
+        {
+            "decisions-ismcts-{}": measure(300.0),
+            "decisions-batch1-{}": measure(100.0),
+            "decisions-batch64-{}": measure(3300.0),
+        },
     )
     rows = benchmark.run(["art_robbery"], 0.01, sections=["search"])
     assert [(r["mode"], r["steps_per_second"]) for r in rows] == [
         ("ismcts-1000", 1e5),
         ("decisions-ismcts-100", 300.0),
+        ("decisions-batch1-100", 100.0),
         ("decisions-batch64-100", 3300.0),
     ]
-    assert len(seen) == 2 and seen[0] == seen[1] and seen[0][2] == 100
+    assert len(seen) == 3 and seen[0] == seen[1] == seen[2] and seen[0][2] == 100
     assert benchmark.ratios(rows) == [
         "art_robbery batched search / ISMCTS decisions at 100 simulations: 11.00x"
     ]

@@ -20,9 +20,10 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
 - ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker;
   and search decisions per second at 100 simulations over the same 256 decisions of random
   games, one process on one core: plain ISMCTS one decision at a time
-  (``decisions-ismcts-100``) and the batched search, 64 decisions at once, PUCT with the
-  rollout evaluator (``decisions-batch64-100``; :mod:`agents.batch_search`); the summary
-  gives their ratio.
+  (``decisions-ismcts-100``) and the batched search, PUCT with the rollout evaluator
+  (:mod:`agents.batch_search`), one decision at a time as its agent plays
+  (``decisions-batch1-100``) and 64 at once (``decisions-batch64-100``); the summary gives
+  the ratio of the last to the first.
 - ``shared``: the batched engine at batch 1024 and MaskablePPO learning, for the first game,
   on idle cores and beside a busy neighbour (another process spinning on one core), with the
   thread defaults of :mod:`heist_envs.core.threads`.
@@ -53,6 +54,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -636,6 +638,7 @@ def rllib_rows(record, counts, settings):
 #: simulations per decision) -> ``(name, states, simulations, seconds) -> decisions/s``
 SEARCH_PLAYERS = {
     "decisions-ismcts-{}": ismcts_decisions,
+    "decisions-batch1-{}": partial(batch_search_decisions, batch=1),
     f"decisions-batch{SEARCH_BATCH}-{{}}": batch_search_decisions,
 }
 
