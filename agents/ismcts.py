@@ -82,16 +82,19 @@ def add_child(tree, size, node, action, actor):
 
 
 @nb.njit(cache=True)
-def root_puct(children, sibling, mover, visits, value, mask, actor, prior, prior_c):
-    """The root move by PUCT (Silver et al. 2017): the highest ``Q + prior_c * P *
-    sqrt(N) / (1 + n)``, a move not tried yet valued at the tried moves' mean return (every
-    world shares the root's moves, so no availability count is needed). Returns the move and
-    its child, or UNEXPANDED."""
+def puct(children, sibling, mover, visits, value, node, mask, actor, prior, prior_c):
+    """The move at ``node`` by PUCT (Silver et al. 2017): the highest ``Q + prior_c * P *
+    sqrt(N) / (1 + n)`` among the moves legal in this world, N their summed visits (what
+    stands for an availability count here), a move not tried yet valued at the tried moves'
+    mean return. A prior of NaN (a move its world did not allow) counts as uniform over this
+    world's moves. Returns the move and its child, or UNEXPANDED."""
     total = 0
     summed = 0.0
+    legal = 0
     for a in range(len(mask)):
         if mask[a]:
-            c = child_of(children, sibling, mover, 0, a, actor)
+            legal += 1
+            c = child_of(children, sibling, mover, node, a, actor)
             if c >= 0:
                 total += visits[c]
                 summed += value[c]
@@ -100,18 +103,110 @@ def root_puct(children, sibling, mover, visits, value, mask, actor, prior, prior
     best, best_child, best_score = -1, UNEXPANDED, -np.inf
     for a in range(len(mask)):
         if mask[a]:
-            c = child_of(children, sibling, mover, 0, a, actor)
+            c = child_of(children, sibling, mover, node, a, actor)
             n = visits[c] if c >= 0 else 0
             q = value[c] / n if n > 0 else first
-            score = q + scale * prior[a] / (1.0 + n)
+            p = prior[a] if not np.isnan(prior[a]) else 1.0 / legal
+            score = q + scale * p / (1.0 + n)
             if score > best_score:
                 best, best_child, best_score = a, c, score
     return best, best_child
 
 
-def _build_search(game, rollout_action=None, evaluate=None):
-    determinize, apply, legal_mask = game.determinize, game.apply, game.legal_mask
-    returns, num_actions = game.returns, game.num_actions
+@nb.njit(cache=True)
+def backup(tree, path, depth, ret):
+    """Add one simulation's returns (``ret``, a value per seat) to the nodes of ``path``:
+    each node keeps the return of the seat that chose it."""
+    for i in range(depth):
+        n = path[i]
+        tree.visits[n] += 1
+        tree.value[n] += ret[tree.mover[n]]
+
+
+def _build_descend(game):
+    apply, legal_mask, num_actions = game.apply, game.legal_mask, game.num_actions
+
+    @nb.njit
+    def descend(
+        tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c, root_action
+    ):
+        """Walk one simulation down ``tree`` in the world ``s`` (played on as it goes),
+        adding at most one node; ``path`` gets the nodes passed. The root's move is
+        ``root_action`` unless that is -1. At depths below ``puct_depth`` (-1: every depth)
+        moves are chosen by :func:`puct` on ``priors[node]``, elsewhere each legal move is
+        tried once (at random) and then chosen by UCT, whose exploration term counts how
+        often a child was available. The tree stops ``tree_depth`` moves below the root (-1:
+        no limit). Returns the path's length and the node added (UNEXPANDED if none: the
+        tree is full, or the walk stopped in it)."""
+        children, sibling, visits, avail, value, mover = tree
+        node = 0
+        depth = 0
+        while s.status == RUNNING and depth != tree_depth:
+            legal_mask(s, mask)
+            actor = s.actor
+            forced = depth == 0 and root_action >= 0
+            if forced or depth < puct_depth or puct_depth < 0:
+                if forced:
+                    action = root_action
+                    child = child_of(children, sibling, mover, 0, action, actor)
+                else:
+                    prior = priors[node]
+                    action, child = puct(
+                        children, sibling, mover, visits, value, node, mask, actor, prior, prior_c
+                    )
+                if child == UNEXPANDED:
+                    if size[0] == len(visits):
+                        break
+                    child = add_child(tree, size, node, action, actor)
+                    apply(s, action)
+                    path[depth] = child
+                    return depth + 1, child
+                node = child
+                apply(s, action)
+                path[depth] = child
+                depth += 1
+                continue
+            fresh = 0
+            for a in range(num_actions):
+                if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
+                    fresh += 1
+            if fresh > 0 and size[0] < len(visits):
+                pick = np.random.randint(fresh)
+                action = -1
+                for a in range(num_actions):
+                    if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
+                        if pick == 0:
+                            action = a
+                            break
+                        pick -= 1
+                child = add_child(tree, size, node, action, actor)
+                apply(s, action)
+                path[depth] = child
+                return depth + 1, child
+            if fresh > 0:
+                break  # the tree is full: finish this simulation by rollout
+            best = -1
+            best_score = -np.inf
+            for a in range(num_actions):
+                if mask[a]:
+                    c = child_of(children, sibling, mover, node, a, actor)
+                    avail[c] += 1
+                    score = value[c] / visits[c] + uct_c * np.sqrt(np.log(avail[c]) / visits[c])
+                    if score > best_score:
+                        best_score = score
+                        best = a
+            node = child_of(children, sibling, mover, node, best, actor)
+            apply(s, best)
+            path[depth] = node
+            depth += 1
+        return depth, UNEXPANDED
+
+    return descend
+
+
+def _build_playout(game, rollout_action=None, evaluate=None):
+    apply, legal_mask, returns = game.apply, game.legal_mask, game.returns
+    num_actions = game.num_actions
     if rollout_action is None:
 
         @nb.njit
@@ -119,7 +214,28 @@ def _build_search(game, rollout_action=None, evaluate=None):
             return random_legal_action(mask, num_actions)
 
     if evaluate is None:
-        evaluate = returns  # never called: the agent allows cuts and evaluate_end only with one
+        evaluate = returns  # never called: cuts and evaluate_end are allowed only with one
+
+    @nb.njit
+    def playout(s, mask, ret, rollout_depth, evaluate_end):
+        """Play ``s`` on by rollout moves, for at most ``rollout_depth`` of them (-1: to the
+        end), and write each seat's return into ``ret``: the game's returns if it finished
+        (its ``evaluate`` with ``evaluate_end``), else its ``evaluate``."""
+        moves = 0
+        while s.status == RUNNING and moves != rollout_depth:
+            legal_mask(s, mask)
+            apply(s, rollout_action(s, mask))
+            moves += 1
+        if s.status == RUNNING or evaluate_end:
+            evaluate(s, ret)
+        else:
+            returns(s, ret)
+
+    return playout
+
+
+def _build_search(game, descend, playout):
+    determinize, num_actions = game.determinize, game.num_actions
 
     @nb.njit
     def search(
@@ -143,88 +259,28 @@ def _build_search(game, rollout_action=None, evaluate=None):
         ``tree_depth`` moves below the root, rollouts after ``rollout_depth`` moves (-1:
         no limit); ``evaluate_end`` scores finished rollouts with ``evaluate`` too. With
         ``prior_c > 0`` the root's moves are chosen by PUCT on ``prior`` (see
-        :func:`root_puct`) instead of trying each once and then UCT."""
-        children, sibling, visits, avail, value, mover = tree
+        :func:`puct`) instead of trying each once and then UCT."""
         mask = np.zeros(num_actions, np.int8)
         ret = np.zeros(num_seats, np.float32)
-        path = np.zeros(len(visits), np.int64)
+        path = np.zeros(len(tree.visits), np.int64)
+        priors = prior.reshape((1, num_actions))
+        puct_depth = 1 if prior_c > 0.0 else 0
         np.random.seed(seed)
         for k in range(num_sims):
             world[0] = root[0]
             s = world[0]
             determinize(s, seat, np.uint64(seed) * np.uint64(1000003) + np.uint64(k))
-            node = 0
-            depth = 0
-            while s.status == RUNNING and depth != tree_depth:
-                legal_mask(s, mask)
-                actor = s.actor
-                if depth == 0 and prior_c > 0.0:
-                    action, child = root_puct(
-                        children, sibling, mover, visits, value, mask, actor, prior, prior_c
-                    )
-                    grown = child == UNEXPANDED
-                    if grown:
-                        if size[0] == len(visits):
-                            break
-                        child = add_child(tree, size, 0, action, actor)
-                    node = child
-                    apply(s, action)
-                    path[0] = child
-                    depth = 1
-                    if grown:
-                        break
-                    continue
-                fresh = 0
-                for a in range(num_actions):
-                    if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
-                        fresh += 1
-                if fresh > 0 and size[0] < len(visits):
-                    pick = np.random.randint(fresh)
-                    action = -1
-                    for a in range(num_actions):
-                        if mask[a] and child_of(children, sibling, mover, node, a, actor) < 0:
-                            if pick == 0:
-                                action = a
-                                break
-                            pick -= 1
-                    child = add_child(tree, size, node, action, actor)
-                    apply(s, action)
-                    path[depth] = child
-                    depth += 1
-                    break
-                if fresh > 0:
-                    break  # the tree is full: finish this simulation by rollout
-                best = -1
-                best_score = -np.inf
-                for a in range(num_actions):
-                    if mask[a]:
-                        c = child_of(children, sibling, mover, node, a, actor)
-                        avail[c] += 1
-                        score = value[c] / visits[c] + uct_c * np.sqrt(np.log(avail[c]) / visits[c])
-                        if score > best_score:
-                            best_score = score
-                            best = a
-                node = child_of(children, sibling, mover, node, best, actor)
-                apply(s, best)
-                path[depth] = node
-                depth += 1
-            moves = 0
-            while s.status == RUNNING and moves != rollout_depth:
-                legal_mask(s, mask)
-                apply(s, rollout_action(s, mask))
-                moves += 1
-            if s.status == RUNNING or evaluate_end:
-                evaluate(s, ret)
-            else:
-                returns(s, ret)
-            for i in range(depth):
-                n = path[i]
-                visits[n] += 1
-                value[n] += ret[mover[n]]
+            depth, _ = descend(
+                tree, size, s, mask, path, uct_c, tree_depth, priors, puct_depth, prior_c, -1
+            )
+            playout(s, mask, ret, rollout_depth, evaluate_end)
+            backup(tree, path, depth, ret)
 
     return search
 
 
+_DESCENDS = {}
+_PLAYOUTS = {}
 _SEARCHES = {}
 ROLLOUTS = ("policy", "random")
 #: Search settings and their defaults (-1: no limit). ``uct_c``: the exploration constant;
@@ -246,17 +302,71 @@ SEARCH_SETTINGS = {
 }
 
 
+def rollout_parts(game, rollout):
+    """The ``rollout_action`` and ``evaluate`` of ``rollout`` moves for ``game``: the game's
+    rollout module's for "policy", None (random moves, no evaluate) for "random"."""
+    module = profile(game.name).rollout if rollout == "policy" else None
+    return getattr(module, "rollout_action", None), getattr(module, "evaluate", None)
+
+
+def compiled_descend(game):
+    """The compiled descent of a simulation for ``game`` (built once per process)."""
+    if game.name not in _DESCENDS:
+        _DESCENDS[game.name] = _build_descend(game)
+    return _DESCENDS[game.name]
+
+
+def compiled_playout(game, rollout="random"):
+    """The compiled rollout of ``rollout`` moves for ``game`` (built once per process)."""
+    key = (game.name, rollout)
+    if key not in _PLAYOUTS:
+        _PLAYOUTS[key] = _build_playout(game, *rollout_parts(game, rollout))
+    return _PLAYOUTS[key]
+
+
 def compiled_search(game, rollout="random"):
     """The compiled search for ``game`` with ``rollout`` moves (built once per process)."""
     key = (game.name, rollout)
     if key not in _SEARCHES:
-        module = profile(game.name).rollout if rollout == "policy" else None
         _SEARCHES[key] = _build_search(
-            game,
-            getattr(module, "rollout_action", None),
-            getattr(module, "evaluate", None),
+            game, compiled_descend(game), compiled_playout(game, rollout)
         )
     return _SEARCHES[key]
+
+
+def checked_rollout(game, rollout):
+    """``rollout`` if ``game`` can play it, or the default for None: "policy" (the game's
+    compiled rollout policy) where the game has one, else "random"."""
+    module = profile(game.name).rollout
+    if rollout is None:
+        rollout = "policy" if module is not None else "random"
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"unknown rollout {rollout!r}; choose one of {', '.join(ROLLOUTS)}")
+    if rollout == "policy" and module is None:
+        raise ValueError(f"{game.name} has no rollout policy; use rollout='random'")
+    return rollout
+
+
+def with_defaults(game, rollout, settings, table):
+    """Every setting of ``table`` (name -> default): the one given (None: not given), else
+    the rollout module's ``SEARCH_DEFAULTS`` (policy rollouts only), else the table's."""
+    module = profile(game.name).rollout
+    defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
+    return {
+        key: next(v for v in (settings.get(key), defaults.get(key), default) if v is not None)
+        for key, default in table.items()
+    }
+
+
+def check_cuts(game, rollout, settings):
+    """Refuse ``rollout_depth`` and ``evaluate_end`` where no ``evaluate`` can score them."""
+    module = profile(game.name).rollout
+    needs_evaluate = settings["rollout_depth"] >= 0 or settings["evaluate_end"]
+    if needs_evaluate and (rollout != "policy" or not hasattr(module, "evaluate")):
+        raise ValueError(
+            "rollout_depth and evaluate_end need rollout='policy' and a game whose rollout "
+            f"module defines evaluate; {game.name} with rollout={rollout!r} has none"
+        )
 
 
 class ISMCTSAgent:
@@ -288,16 +398,11 @@ class ISMCTSAgent:
     ):
         self.game = heist_envs.get_game(game_name)
         module = profile(self.game.name).rollout
-        if rollout is None:
-            rollout = "policy" if module is not None else "random"
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r}; choose one of {', '.join(ROLLOUTS)}")
-        if rollout == "policy" and module is None:
-            raise ValueError(f"{self.game.name} has no rollout policy; use rollout='random'")
+        rollout = checked_rollout(self.game, rollout)
         unknown = sorted(set(settings) - set(SEARCH_SETTINGS))
         if unknown:
             allowed = ["simulations", "seconds", "max_nodes", "rollout", "prior"]
-            allowed += list(SEARCH_SETTINGS)
+            allowed += [*SEARCH_SETTINGS, "selection (the batched search's)"]
             raise ValueError(
                 f"unknown ISMCTS setting(s) {', '.join(unknown)}; settings: {', '.join(allowed)}"
             )
@@ -310,11 +415,7 @@ class ISMCTSAgent:
 
             path = shipped_prior(game_name, num_players) if prior == "shipped" else prior
             self.prior = PPOAgent(path, game_name, num_players).policy
-        defaults = getattr(module, "SEARCH_DEFAULTS", {}) if rollout == "policy" else {}
-        self.settings = {
-            key: next(v for v in (settings.get(key), defaults.get(key), default) if v is not None)
-            for key, default in SEARCH_SETTINGS.items()
-        }
+        self.settings = with_defaults(self.game, rollout, settings, SEARCH_SETTINGS)
         self.prior_alone_phases = ()
         if self.settings["prior_alone"] and self.prior is not None:
             self.prior_alone_phases = getattr(module, "PRIOR_ALONE_PHASES", ())
@@ -322,12 +423,7 @@ class ISMCTSAgent:
                 raise ValueError(
                     f"prior_alone: {self.game.name} names no phases for a prior to play alone"
                 )
-        needs_evaluate = self.settings["rollout_depth"] >= 0 or self.settings["evaluate_end"]
-        if needs_evaluate and (rollout != "policy" or not hasattr(module, "evaluate")):
-            raise ValueError(
-                "rollout_depth and evaluate_end need rollout='policy' and a game whose rollout "
-                f"module defines evaluate; {self.game.name} with rollout={rollout!r} has none"
-            )
+        check_cuts(self.game, rollout, self.settings)
         self.rollout = rollout
         self.simulations = simulations
         self.seconds = seconds
@@ -411,5 +507,11 @@ class ISMCTSAgent:
         return np.array([tree.visits[c] if c >= 0 else -1 for c in roots])
 
 
-def make_ismcts(game_name, seed=None, num_players=None, **kwargs):
+def make_ismcts(game_name, seed=None, num_players=None, selection=None, **kwargs):
+    """The ``ismcts`` agent: :class:`ISMCTSAgent`, or with a ``selection`` ("puct", "uct")
+    the batched search's (:class:`agents.batch_search.BatchSearchAgent`; "gumbel" too)."""
+    if selection is not None:
+        from .batch_search import BatchSearchAgent
+
+        return BatchSearchAgent(game_name, seed=seed, selection=selection, **kwargs)
     return ISMCTSAgent(game_name, seed=seed, num_players=num_players, **kwargs)

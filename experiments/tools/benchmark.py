@@ -20,7 +20,13 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   (``torch-vs-heuristic``: ``heist train --backend torch`` at its defaults, the same games
   and rollouts), with its ratio to ``ppo-vs-heuristic`` (the target: at least 5) and to
   ``env-vs-heuristic`` (the goal: 0.5).
-- ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker.
+- ``search``: ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot on leduc_poker;
+  and search decisions per second at 100 simulations over the same 256 decisions of random
+  games, one process on one core: plain ISMCTS one decision at a time
+  (``decisions-ismcts-100``) and the batched search, PUCT with the rollout evaluator
+  (:mod:`agents.batch_search`), one decision at a time as its agent plays
+  (``decisions-batch1-100``) and 64 at once (``decisions-batch64-100``); the summary gives
+  the ratio of the last to the first.
 - ``shared``: the batched engine at batch 1024, MaskablePPO learning and the torch learner
   with one and two threads, for the first game, on idle cores and beside a busy neighbour
   (another process spinning on one core), with the thread defaults of
@@ -58,6 +64,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -452,6 +459,13 @@ class TimeUp(Exception):
     """Stops a benchmark game once its time is up."""
 
 
+#: the search decisions rows: simulations per decision, decisions searched at once by the
+#: batched search, and the decisions (of random games) both searches label
+SEARCH_SIMULATIONS = 100
+SEARCH_BATCH = 64
+SEARCH_STATES = 256
+
+
 def ismcts_speed(name, num_players, seconds):
     """ISMCTS simulations per second (1000 per decision) in games against random agents,
     over the decisions made in ``seconds`` (the last game is cut short)."""
@@ -480,6 +494,66 @@ def ismcts_speed(name, num_players, seconds):
             opponents = [RandomAgent(seed)] * (seats - 1)
             play(name, [agent, *opponents], num_players, seed=seed, on_step=stop_when_done)
     return agent.simulations_run / agent.search_seconds
+
+
+def decision_states(name, num_players, count, seed=0):
+    """``count`` states of decisions with more than one legal move, every such decision of
+    random games in turn (plain records, as the batched engine holds them)."""
+    game = heist_envs.get_game(name)
+    entry = game.entry
+    mask = np.zeros(game.num_actions, np.int8)
+    obs = np.zeros(game.obs_size, game.obs_dtype)
+    picker = UniformPicker(seed)
+    state = game.kernel_view(game.new_state(num_players, 0))
+    states = []
+    while len(states) < count:
+        _, status = entry.restart(state, seed + len(states), mask, obs)
+        while status == RUNNING and len(states) < count:
+            legal = mask.nonzero()[0]
+            if len(legal) > 1:
+                states.append(state.copy())
+            _, status = entry.advance(state, picker.pick(legal), mask)
+    return np.concatenate(states)
+
+
+def ismcts_decisions(name, states, simulations, seconds):
+    """Plain ISMCTS (:class:`agents.ismcts.ISMCTSAgent`, the game's default settings):
+    decisions per second over ``states``, one at a time."""
+    from agents.base import InfoSet
+    from agents.ismcts import ISMCTSAgent
+
+    game = heist_envs.get_game(name)
+    agent = ISMCTSAgent(name, simulations=simulations, seed=0)
+    mask = np.zeros(game.num_actions, np.int8)
+    at = [0]
+
+    def run_batch():
+        for _ in range(8):
+            state = states[at[0] : at[0] + 1]
+            at[0] = (at[0] + 1) % len(states)
+            game.entry.refresh(state, mask)
+            agent.visit_counts(mask.nonzero()[0], InfoSet(game, state, int(state[0]["actor"])))
+        return 8, 0
+
+    return timed(run_batch, seconds)[0]
+
+
+def batch_search_decisions(name, states, simulations, seconds, batch=SEARCH_BATCH):
+    """The batched search (:class:`agents.batch_search.BatchSearch`, PUCT, the rollout
+    evaluator with the game's default settings): decisions per second over ``states``,
+    ``batch`` searched at once."""
+    from agents.batch_search import BatchSearchAgent
+
+    search = BatchSearchAgent(name, simulations=simulations, seed=0).searcher
+    at = [0]
+
+    def run_batch():
+        rows = np.arange(at[0], at[0] + batch) % len(states)
+        at[0] = (at[0] + batch) % len(states)
+        search.search(states[rows])
+        return batch, 0
+
+    return timed(run_batch, seconds)[0]
 
 
 def openspiel_ismcts_speed(game_name, seconds):
@@ -538,6 +612,10 @@ def installed(module):
     return True
 
 
+#: the unit of a row's rate, by the start of its mode
+UNITS = {"ismcts": "sims/s", "decisions": "decisions/s"}
+
+
 def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s=None, **extra):
     """Append a record to ``rows``, print it, and rewrite ``json_path`` with every row."""
     rows.append(
@@ -554,10 +632,10 @@ def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s
     if json_path:
         with open(json_path, "w") as f:
             json.dump(rows, f, indent=1)
-    unit = "sims/s" if mode.startswith("ismcts") else "steps/s"
+    unit = next((u for prefix, u in UNITS.items() if mode.startswith(prefix)), "steps/s")
     more = "".join(f"  {k} {v}" for k, v in extra.items())
     print(
-        f"  {library:<11} {game:<20} {mode:<18} {num_players}p {rate:>14,.0f} {unit}{more}",
+        f"  {library:<11} {game:<20} {mode:<21} {num_players}p {rate:>14,.0f} {unit}{more}",
         flush=True,
     )
 
@@ -641,10 +719,15 @@ def phases_rows(record, counts, settings):
 
 
 def search_rows(record, counts, settings):
-    """ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot."""
+    """ISMCTS simulations per second, beside OpenSpiel's ISMCTS bot; and decisions per
+    second at SEARCH_SIMULATIONS of each of SEARCH_PLAYERS, over the same decisions."""
     seconds = settings.seconds * 4
     for name, n in counts.items():
         record("heist-envs", name, "ismcts-1000", n, ismcts_speed(name, n, seconds))
+        states = decision_states(name, n, SEARCH_STATES)
+        for mode, decisions in SEARCH_PLAYERS.items():
+            rate = decisions(name, states, SEARCH_SIMULATIONS, seconds)
+            record("heist-envs", name, mode.format(SEARCH_SIMULATIONS), n, rate)
     if installed("pyspiel"):
         rate = openspiel_ismcts_speed(OPENSPIEL_ISMCTS_GAME, seconds)
         record("openspiel", OPENSPIEL_ISMCTS_GAME, "ismcts-1000", 2, rate)
@@ -761,6 +844,14 @@ def rllib_rows(record, counts, settings):
                    per_runner=per_runner, learner_steps_per_second=learner)  # fmt: skip
 
 
+#: the searches whose decisions per second the search section measures: mode (with the
+#: simulations per decision) -> ``(name, states, simulations, seconds) -> decisions/s``
+SEARCH_PLAYERS = {
+    "decisions-ismcts-{}": ismcts_decisions,
+    "decisions-batch1-{}": partial(batch_search_decisions, batch=1),
+    f"decisions-batch{SEARCH_BATCH}-{{}}": batch_search_decisions,
+}
+
 #: section name -> what measures its rows, in the order they run
 SECTION_ROWS = {
     "single": single_rows,
@@ -838,6 +929,9 @@ RATIOS = (
           "kernel-python / openspiel connect_four with tensors"),
     Ratio("heist-envs", "env-vs-heuristic", ("heist-envs", None, "env-vs-random"),
           "env-vs-heuristic / env-vs-random", digits=2),
+    Ratio("heist-envs", f"decisions-batch{SEARCH_BATCH}-{SEARCH_SIMULATIONS}",
+          ("heist-envs", None, f"decisions-ismcts-{SEARCH_SIMULATIONS}"),
+          f"batched search / ISMCTS decisions at {SEARCH_SIMULATIONS} simulations", digits=2),
     Ratio("heist-envs", "ppo-vs-heuristic", ("heist-envs", None, "ppo-vs-random"),
           "ppo-vs-heuristic / ppo-vs-random", digits=2,
           after=f" (target: at least {HEURISTIC_TRAINING_TARGET})"),
@@ -900,7 +994,7 @@ def main(argv=None):
         help="cuda: the batched engine on the GPU beside PGX there (only the batch comparison)",
     )
     args = parser.parse_args(argv)
-    print("library     game                 mode               players   per second")
+    print("library     game                 mode                  players   per second")
     seconds = 0.25 if args.quick else 3.0
     train_steps, train_envs = (1_024, 32) if args.quick else (65_536, 256)
     batch_sizes = QUICK_BATCH_SIZES if args.quick else BATCH_SIZES
