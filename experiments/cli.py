@@ -158,7 +158,7 @@ def run_eval(args):
 
 def add_serve_arguments(parser):
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=int, default=8000, help="port, 1 to 65535 (default 8000)")
     parser.add_argument(
         "--agents",
         nargs="+",
@@ -170,6 +170,8 @@ def add_serve_arguments(parser):
 
 
 def run_serve(args):
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port must be a port number from 1 to 65535, got {args.port}")
     try:
         from experiments.web.server import serve
     except ModuleNotFoundError as missing:

@@ -72,6 +72,14 @@ def test_train_refuses_a_backend_for_a_method_without_one(capsys):
     assert status == 2 and "choose from 'ppo', 'imitation', 'weights'" in text
 
 
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_a_port_out_of_range_is_one_line(port, capsys):
+    """`heist serve --port 99999` printed 72 lines and 3 tracebacks (issue 52)."""
+    status, text = run(["serve", "--port", port], capsys)
+    assert status == 2
+    assert text == f"heist serve: error: --port must be a port number from 1 to 65535, got {port}\n"
+
+
 def test_demo(capsys):
     status, text = run(["demo", "toits_de_paris", "--players", "2", "--seed", "1"], capsys)
     assert status == 0 and "Winner:" in text
