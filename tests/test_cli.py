@@ -76,6 +76,38 @@ def test_train_refuses_a_backend_for_a_method_without_one(capsys):
     assert status == 2 and "choose from 'ppo', 'imitation', 'weights'" in text
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        # issue 52: this one trained 0 steps for five minutes, saved a policy and exited 0
+        (
+            ["train", "--game", "art_robbery", "--opponents", "random:-5"],
+            "heist train: error: --opponents 'random:-5': STEPS must be a whole number of at "
+            "least 1 (POOL:STEPS, e.g. random:50000)",
+        ),
+        (
+            ["train", "--game", "art_robbery", "--learning-rate", "-1"],
+            "heist train: error: --learning-rate must be above 0 and at most 1",
+        ),
+        (
+            ["train", "--method", "imitation", "--game", "art_robbery", "--batch-size", "0"],
+            "error: --batch-size must be at least 1, got 0",
+        ),
+        (
+            ["train", "--method", "weights", "--population", "1"],
+            "heist train --method weights: error: --population must be at least 2, got 1",
+        ),
+        (
+            ["train", "--method", "weights", "--counts", "9"],
+            "heist train --method weights: error: toits_de_paris: num_players=9 is out of range",
+        ),
+    ],
+)
+def test_bad_training_flags_are_one_line_before_anything_trains(argv, message, capsys):
+    status, text = run(argv, capsys)
+    assert status == 2 and text.count("\n") == 1 and message in text
+
+
 def test_demo(capsys):
     status, text = run(["demo", "toits_de_paris", "--players", "2", "--seed", "1"], capsys)
     assert status == 0 and "Winner:" in text

@@ -50,7 +50,6 @@ metadata, as :func:`agents.ppo.save_checkpoint` writes it), which ``experiments.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import time
 from pathlib import Path
@@ -62,9 +61,17 @@ from agents.base import InfoSet
 from agents.compiled import TIE, best_actions
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from agents.profiles import make_heuristic, profile
-from experiments.common import plot_learning_curve
+from experiments.common import Interrupted, plot_learning_curve
+from experiments.train.checks import (
+    Parser,
+    check_init,
+    check_learning_rate,
+    check_least,
+    check_share,
+    learner_sides,
+)
 from experiments.train.evaluate import make_opponents, win_rate
-from experiments.train.sb3 import check_init, learner_sides, maskable_ppo
+from experiments.train.sb3 import maskable_ppo
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
 from heist_envs.core.single_agent import PolicyOpponent, RandomOpponent
 from heist_envs.core.vector import VectorGames
@@ -370,9 +377,13 @@ def _collect_share(game_name, teacher_spec, teacher_options, seed, kwargs):
 
 
 def _init_worker():
+    """A collecting process: one torch thread, and Ctrl-C left to the parent, which ends it."""
+    import signal
+
     import torch
 
     torch.set_num_threads(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def collect_parallel(
@@ -390,11 +401,22 @@ def collect_parallel(
     if pool is None:
         parts = [_collect_share(*job) for job in jobs]
     else:
-        parts = list(pool.map(_collect_share, *zip(*jobs, strict=True)))
+        parts = pool.starmap(_collect_share, jobs)
     outcomes = {side: [r for part in parts for r in part[3][side]] for side in parts[0][3]}
     return (*(np.concatenate([part[k] for part in parts]) for k in range(3)), outcomes)
 
 
+#: The least value of each whole-number flag.
+LEAST = {
+    "iterations": 1,
+    "games_per_iteration": 1,
+    "epochs": 1,
+    "batch_size": 1,
+    "eval_games": 1,
+    "num_envs": 1,
+    "workers": 1,
+    "threads": 1,
+}
 FIELDS = [
     "iteration",
     "beta",
@@ -414,7 +436,7 @@ FIELDS = [
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m experiments.train.imitation", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
@@ -476,12 +498,13 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     game = heist_envs.get_game(args.game)
     args.game = game.name
-    args.players = game.check_players(args.players)
-    args.net_arch = [int(n) for n in args.net_arch.split(",")]
     args.out = Path(args.out or f"runs/{game.name}_dagger")
-    if args.workers < 1:
-        parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
+        args.players = game.check_players(args.players)
+        check_least(args, LEAST)
+        check_learning_rate("lr", args.lr)
+        check_share("beta", args.beta)
+        args.net_arch = hidden_sizes(args.net_arch)
         args.learner_sides = learner_sides(game, args.side)
         Teacher(game.name, args.teacher, args.seed, args.players, **teacher_keywords(args))
         make_opponents(args.eval_opponents, game.name, num_players=args.players)
@@ -492,6 +515,19 @@ def parse_args(argv):
     return args
 
 
+def hidden_sizes(text) -> list[int]:
+    """``--net-arch``'s layer sizes (``512,512``); a ValueError says what it takes."""
+    try:
+        sizes = [int(n) for n in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise ValueError(
+            f"--net-arch takes hidden layer sizes of 1 or more like 512,512, got {text!r}"
+        )
+    return sizes
+
+
 def teacher_keywords(args):
     """:class:`Teacher`'s keywords from the command line."""
     return {"soft": args.soft_labels, "heuristic_alone": args.heuristic_alone}
@@ -500,13 +536,10 @@ def teacher_keywords(args):
 def worker_pool(workers):
     """A pool of ``workers`` processes that collect games, or None for one (this process)."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     if workers == 1:
         return None
-    return ProcessPoolExecutor(
-        workers, multiprocessing.get_context("fork"), initializer=_init_worker
-    )
+    return multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker)
 
 
 class DaggerRun:
@@ -636,6 +669,14 @@ class DaggerRun:
         return path
 
 
+def plot_curve(args, log):
+    """Draw ``log`` (``dagger.csv``) as ``learning_curve.png``; returns its path."""
+    path = args.out / "learning_curve.png"
+    title = f"{args.game}, {args.players} players: imitating {args.teacher}"
+    plot_learning_curve(log, path, title, args.eval_opponents, "decisions", "labelled decisions")
+    return path
+
+
 def main(argv=None):
     import torch
 
@@ -645,29 +686,30 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "dagger.csv"
     run = DaggerRun(args)
-    result = None
-    with log.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=FIELDS)
-        writer.writeheader()
-        for i in range(args.iterations):
-            row, result, report = run.iteration(i)
-            writer.writerow(row)
-            f.flush()
-            print(report, flush=True)
-            save_checkpoint(
-                run.model, args.out / "checkpoints" / f"iter_{i}", run.game.name, args.players
-            )
-    if run.pool is not None:
-        run.pool.shutdown()
-    plot_learning_curve(
-        log,
-        args.out / "learning_curve.png",
-        f"{run.game.name}, {args.players} players: imitating {args.teacher}",
-        args.eval_opponents,
-        "decisions",
-        "labelled decisions",
-    )
-    run.save_final(result)
+    result = kept = None  # the last iteration's score and checkpoint
+    try:
+        with log.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=FIELDS)
+            writer.writeheader()
+            for i in range(args.iterations):
+                row, result, report = run.iteration(i)
+                writer.writerow(row)
+                f.flush()
+                print(report, flush=True)
+                checkpoint = args.out / "checkpoints" / f"iter_{i}"
+                kept = i, save_checkpoint(run.model, checkpoint, run.game.name, args.players)
+        plot_curve(args, log)
+        run.save_final(result)
+    except KeyboardInterrupt:
+        if kept is None:
+            raise Interrupted("no iteration had finished, nothing kept") from None
+        raise Interrupted(
+            f"kept the student after iteration {kept[0]} in {kept[1]}, and the learning curve "
+            f"of its {kept[0] + 1} iterations in {log} and {plot_curve(args, log)}"
+        ) from None
+    finally:
+        if run.pool is not None:
+            run.pool.terminate()  # idle after a finished run; collecting after Ctrl-C
     return run.model, result
 
 

@@ -19,7 +19,6 @@ unpickling: ``heist.json`` and ``weights/<module>.pt``), ``final`` (the last one
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import shutil
@@ -32,13 +31,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import heist_envs
-from experiments.common import append_csv, plot_learning_curve
+from experiments.common import Interrupted, append_csv, plot_learning_curve
+from experiments.train.checks import Parser, check_learning_rate, check_least
 
 #: the league's non-trained opponent: the game's heuristic agent (agents.profiles)
 HEURISTIC = "heuristic"
 SNAPSHOT = re.compile(r"_it\d+$")  # a snapshot's module id ends in its iteration tag
 #: the least value of each integer flag (a pool of 0 snapshots: the league has none)
-MINIMUM = {
+LEAST = {
     "iterations": 1,
     "env_runners": 0,
     "batch_size": 1,
@@ -110,9 +110,7 @@ def league_metrics_callback():
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
-        prog="heist train --backend rllib", description=__doc__.splitlines()[0]
-    )
+    parser = Parser(prog="heist train --backend rllib", description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True, help=", ".join(heist_envs.game_names()))
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--iterations", type=int, default=20, help="training iterations")
@@ -134,11 +132,8 @@ def parse_args(argv):
     game = heist_envs.get_game(args.game)
     args.game = game.name
     args.players = game.check_players(args.players)
-    for name, least in MINIMUM.items():
-        if getattr(args, name) < least:
-            raise ValueError(
-                f"--{name.replace('_', '-')} must be at least {least}, got {getattr(args, name)}"
-            )
+    check_least(args, LEAST)
+    check_learning_rate("lr", args.lr)
     try:
         args.hidden = [int(size) for size in args.hidden.split(",")]
     except ValueError:
@@ -374,6 +369,7 @@ def train(args):
     metrics, evals = args.out / "metrics.csv", args.out / "eval.csv"
     metrics.unlink(missing_ok=True)
     evals.unlink(missing_ok=True)
+    checkpoint = bar = None  # the last checkpoint saved
     try:
         config, league, trained = build_config(args, game)
         algo = config.build_algo()
@@ -384,7 +380,6 @@ def train(args):
             unit="it",
             disable=args.no_progress,
         )
-        checkpoint = None
         for iteration in bar:
             result = algo.train()
             row = metrics_row(iteration, result, trained, time.perf_counter() - start, league)
@@ -404,14 +399,35 @@ def train(args):
                     f"[{scores['win_low']:.3f}, {scores['win_high']:.3f}], {scores['games']} games"
                 )
         algo.stop()
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        if checkpoint is None:
+            raise Interrupted(
+                f"no checkpoint had been saved yet (one every --eval-every {args.eval_every} "
+                "iterations), nothing kept"
+            ) from None
+        raise Interrupted(
+            f"kept the last checkpoint, {checkpoint}, and the learning curve of its evaluations "
+            f"in {evals} and {plot_curve(args, game, metrics, evals)}"
+        ) from None
     finally:
         ray.shutdown()
     final = args.out / "final"
     shutil.rmtree(final, ignore_errors=True)
     shutil.copytree(checkpoint, final)
+    plot_curve(args, game, metrics, evals)
+    seconds = time.perf_counter() - start
+    print(f"trained {args.iterations} iterations in {seconds:.0f} s; saved {final}")
+    return final
+
+
+def plot_curve(args, game, metrics, evals):
+    """``learning_curve.png`` from the run's logs; returns its path."""
+    path = args.out / "learning_curve.png"
     plot_learning_curve(
         evals,
-        args.out / "learning_curve.png",
+        path,
         f"{game.title}, {args.players}p (RLlib PPO)",
         HEURISTIC,
         "env_steps",
@@ -422,9 +438,7 @@ def train(args):
             {f"vs {HEURISTIC}": f"reward_vs_{HEURISTIC}", "vs snapshots": "reward_vs_snapshot"},
         ),
     )
-    seconds = time.perf_counter() - start
-    print(f"trained {args.iterations} iterations in {seconds:.0f} s; saved {final}")
-    return final
+    return path
 
 
 def measure_sampling(game_name, num_players=None, runner_counts=(1, 2), steps=2000):

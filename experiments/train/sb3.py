@@ -20,9 +20,11 @@ frozen) against the first stage's pool: the first policy updates then follow rea
 advantages instead of noise.
 
 Writes to ``--out``: ``progress.csv`` (SB3's training log), ``eval.csv`` (win rate against
-``--eval-opponents``, default the game's heuristic, with its 95% interval at every evaluation),
-``checkpoints/``, ``final.zip`` (+ ``.json`` metadata: stages, seed, init, the last
-evaluation) and ``learning_curve.png``. ``--arena-games N`` also scores each checkpoint head to
+``--eval-opponents``, default the game's heuristic, with its 95% interval at every evaluation:
+before training, every ``--eval-every`` steps and at the end), ``checkpoints/``, ``final.zip``
+(+ ``.json`` metadata: stages, seed, init, the last evaluation) and ``learning_curve.png``;
+Ctrl-C saves the policy of the last finished update as ``interrupted.zip`` instead of
+``final.zip``, and draws the curve so far. ``--arena-games N`` also scores each checkpoint head to
 head in the arena's mixed tables (``arena_curve.csv`` and ``.png``, see
 :mod:`experiments.train.arena_curve`): an evaluation with one seat against a full table of
 heuristics cannot show how two copies of the policy fare at one table. ``--seating arena``
@@ -39,8 +41,8 @@ The commands that made the shipped policies, with their wall times, are in docs/
 
 from __future__ import annotations
 
-import argparse
 import copy
+import math
 import random
 import time
 from pathlib import Path
@@ -49,9 +51,19 @@ import heist_envs
 from agents.arena import schedule
 from agents.ppo import save_checkpoint
 from agents.profiles import profile
-from agents.registry import agent_names, split_specs
-from experiments.common import append_csv, plot_learning_curve
+from agents.registry import split_specs
+from experiments.common import Interrupted, append_csv, plot_learning_curve, read_csv
 from experiments.train import arena_curve
+from experiments.train.checks import (
+    Parser,
+    check_init,
+    check_learning_rate,
+    check_least,
+    check_opponents,
+    check_share,
+    learner_sides,
+    parse_stages,
+)
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.shaping import scaled_potential
 from heist_envs.core.sb3_vec import SelfPlayVecEnv
@@ -66,6 +78,23 @@ PPO_SETTINGS = {
     "n_epochs": 10,
 }
 NET_ARCH = [128, 128]
+#: The least value of each whole-number flag (0 for those where 0 turns a part off).
+LEAST = {
+    "timesteps": 1,
+    "n_envs": 1,
+    "critic_warmup": 0,
+    "pool_size": 1,
+    "snapshot_every": 1,
+    "eval_every": 1,
+    "eval_games": 1,
+    "arena_games": 0,
+    "n_steps": 1,
+    "n_epochs": 1,
+    "threads": 1,
+}
+#: Evaluations a run makes at least, besides the one before it trains (see ``--eval-every``).
+EVAL_POINTS = 5
+EVAL_EVERY = 50_000
 
 
 class SelfPlay:
@@ -100,31 +129,48 @@ def make_callback(args, env, pool, eval_log, out):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class TrainingCallback(BaseCallback):
+        """Snapshots, evaluations and checkpoints on their schedules, the stage's progress bar
+        (``bar``), and ``kept``: (steps, weights) of the policy after its last finished
+        update, what Ctrl-C saves (an update it stops may have changed only part of them)."""
+
         def __init__(self):
             super().__init__()
             self.next_snapshot = args.snapshot_every
             self.next_eval = args.eval_every
             self.start = time.perf_counter()
+            self.bar = None
+            self.kept = None
 
         def _on_step(self):
             steps = self.num_timesteps
+            self.bar.update(self.training_env.num_envs)
             if steps >= self.next_snapshot:
                 self.next_snapshot += args.snapshot_every
                 pool.snapshot(self.model)
             if steps >= self.next_eval:
-                self.next_eval += args.eval_every
-                evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
-                checkpoint = out / "checkpoints" / f"step_{steps}.zip"
-                save_checkpoint(
-                    self.model, checkpoint, args.game, args.players, timesteps=steps,
-                    **side_metadata(args),
-                )  # fmt: skip
-                if args.arena_games:
-                    score_head_to_head(args, checkpoint, steps, out / "arena_curve.csv")
+                self.next_eval = (steps // args.eval_every + 1) * args.eval_every
+                with self.bar.external_write_mode():  # its lines print below the bar
+                    self.evaluate(steps)
             return True
 
+        def evaluate(self, steps):
+            """Score the policy, log it and save it as a checkpoint."""
+            evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
+            checkpoint = out / "checkpoints" / f"step_{steps}.zip"
+            save_checkpoint(
+                self.model, checkpoint, args.game, args.players, timesteps=steps,
+                **side_metadata(args),
+            )  # fmt: skip
+            if args.arena_games:
+                score_head_to_head(args, checkpoint, steps, out / "arena_curve.csv")
+
         def _on_rollout_start(self):
+            self.keep()
             pool.draw_opponents()
+
+        def keep(self):
+            """Remember the policy as it is now, trained on every step so far."""
+            self.kept = (self.model.num_timesteps, copy.deepcopy(self.model.policy.state_dict()))
 
     return TrainingCallback()
 
@@ -175,7 +221,7 @@ def score_head_to_head(args, checkpoint, steps, log):
 
 def make_parser():
     """The trainer's flags; those whose default depends on the game default to None here."""
-    parser = argparse.ArgumentParser(prog="heist train", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="heist train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, choices=heist_envs.game_names())
     parser.add_argument("--players", type=int, default=None, help="default: the game's")
     parser.add_argument("--timesteps", type=int, default=None, help="default: per game")
@@ -222,7 +268,15 @@ def make_parser():
     )
     parser.add_argument("--pool-size", type=int, default=5, help="snapshots kept in the pool")
     parser.add_argument("--snapshot-every", type=int, default=50_000)
-    parser.add_argument("--eval-every", type=int, default=50_000)
+    parser.add_argument(
+        "--eval-every",
+        type=int,
+        default=None,
+        metavar="STEPS",
+        help="steps between evaluations, each saving a checkpoint; the run is also evaluated "
+        f"before it trains and at its end (default: a fifth of the run, at most {EVAL_EVERY:,} "
+        "and at least one rollout)",
+    )
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument(
         "--eval-opponents",
@@ -292,44 +346,43 @@ def make_parser():
 
 
 def parse_args(argv, parser=None):
-    """The flags, with the game's defaults (:class:`agents.profiles.TrainingDefaults`) where
-    they are not given, and ``stages``: the parsed ``--opponents``. ``parser`` (default
+    """The flags, checked, with the game's defaults (:class:`agents.profiles.TrainingDefaults`)
+    where they are not given, and ``stages``: the parsed ``--opponents``. ``parser`` (default
     :func:`make_parser`'s) may add flags of another trainer's."""
     parser = parser or make_parser()
     args = parser.parse_args(argv)
     game = heist_envs.get_game(args.game)
     args.game = game.name
-    args.players = game.check_players(args.players)
     game_profile = profile(game.name)
     defaults = game_profile.training
-    args.timesteps = args.timesteps or defaults.timesteps
-    if args.arena_games < 0:
-        parser.error("--arena-games must be 0 (off) or more")
-    for flag in ("n_steps", "n_epochs"):
-        if getattr(args, flag) is not None and getattr(args, flag) < 1:
-            parser.error(f"--{flag.replace('_', '-')} must be 1 or more")
-    if args.target_kl is not None and args.target_kl <= 0:
-        parser.error("--target-kl must be above 0 (leave it out for no limit)")
-    if not 0 <= args.gae_lambda <= 1:
-        parser.error("--gae-lambda must be between 0 and 1")
     if args.eval_opponents is None:
         args.eval_opponents = "heuristic" if game_profile.heuristic is not None else "random"
     args.arena_against = split_specs(args.eval_opponents)[0]
     try:
+        args.players = game.check_players(args.players)
+        check_least(args, LEAST)
+        if args.n_envs * (args.n_steps or defaults.n_steps) < 2:
+            raise ValueError("a rollout (--n-envs games times --n-steps) must hold 2 steps or more")
+        check_learning_rate("learning_rate", args.learning_rate)
+        check_share("gae_lambda", args.gae_lambda)
+        if args.target_kl is not None and not args.target_kl > 0:
+            raise ValueError("--target-kl must be above 0 (leave it out for no limit)")
+        if args.timesteps is None:
+            args.timesteps = defaults.timesteps
         args.stages = parse_stages(args.opponents or defaults.opponents, args.timesteps)
-        check_opponents(args, game.name)
+        check_opponents(args.stages, args.eval_opponents, game.name, args.seed, args.players)
         check_seating(args)
         args.learner_sides = learner_sides(game, args.side)
+        if args.init:
+            check_init(args.init, game.name)
     except ValueError as error:
         parser.error(str(error))
     args.n_steps = args.n_steps or defaults.n_steps
+    if args.eval_every is None:  # no shorter than a rollout: the policy changes once a rollout
+        steps = args.critic_warmup + sum(steps for _, steps in args.stages)
+        args.eval_every = max(args.n_envs * args.n_steps, min(EVAL_EVERY, steps // EVAL_POINTS))
     args.shaping = defaults.shaping if args.shaping is None else args.shaping
     args.out = Path(args.out or f"runs/{game.name}")
-    if args.init:
-        try:
-            check_init(args.init, game.name)
-        except ValueError as error:
-            parser.error(str(error))
     return args
 
 
@@ -344,31 +397,6 @@ def check_seating(args):
                 f"--seating arena: the pool {','.join(names)} needs 'self' and at least one "
                 "agent (e.g. heuristic,self)"
             )
-
-
-def learner_sides(game, side) -> list[int] | None:
-    """The side indices the learner plays: every side for no ``--side``, else the one it
-    names; a ValueError lists the sides the game has."""
-    if side is None:
-        return None
-    if side not in game.side_names:
-        sides = ", ".join(game.side_names) or "none (every seat plays the same role)"
-        raise ValueError(f"--side {side}: {game.name} has the sides {sides}")
-    return [game.side_names.index(side)]
-
-
-def check_init(path, game_name) -> dict:
-    """The metadata of checkpoint ``path`` to start training ``game_name`` from, at any player
-    count (the observation size is fixed); a ValueError says what is wrong with it."""
-    from agents.ppo import checkpoint_info
-
-    try:
-        info = checkpoint_info(path)
-    except ValueError as error:
-        raise ValueError(f"--init {path}: {error}") from None
-    if info["game"] != game_name:
-        raise ValueError(f"--init {path} is a {info['game']} policy, not a {game_name} one")
-    return info
 
 
 def make_env(game, args, base_opponents):
@@ -388,50 +416,6 @@ def make_env(game, args, base_opponents):
         seatings=seatings,
         learner_sides=args.learner_sides,
     )
-
-
-def parse_stages(specs, timesteps):
-    """``[(opponent specs, timesteps)]`` from ``POOL[:STEPS]`` items; an item without
-    ``:STEPS`` gets ``timesteps``. ``POOL`` is comma-separated agent specs
-    (:func:`agents.registry.split_specs`) and ``self``."""
-    stages = []
-    for spec in specs:
-        pool, steps = split_steps(spec)
-        try:
-            stages.append((split_specs(pool), int(steps) if steps else timesteps))
-        except ValueError:
-            raise ValueError(f"--opponents {spec!r}: STEPS must be an integer") from None
-    return stages
-
-
-def split_steps(spec) -> tuple[str, str | None]:
-    """``POOL[:STEPS]`` as (POOL, STEPS or None). The part after the last colon is STEPS
-    unless it belongs to the last agent's spec: its parameters (``heuristic:weights=tuned``)
-    or the class of a module or file agent (``package.module:Name``, ``file.py:Name``)."""
-    pool, colon, steps = spec.rpartition(":")
-    if not colon or "=" in steps:
-        return spec, None
-    last = split_specs(pool)[-1]
-    names_a_class = ":" not in last and last not in ("self", *agent_names())
-    if steps.isidentifier() and names_a_class:
-        return spec, None
-    return pool, steps
-
-
-def check_opponents(args, game_name):
-    """Build every stage's pool and the evaluations' opponents once, so that a bad spec
-    stops the run before anything trains; a ValueError names the spec and what is wrong."""
-    for names, _ in args.stages:
-        agents = [name for name in names if name != "self"]
-        if agents:
-            try:
-                make_opponents(",".join(agents), game_name, args.seed, args.players)
-            except ValueError as error:
-                raise ValueError(f"--opponents {','.join(names)}: {error}") from None
-    try:
-        make_opponents(args.eval_opponents, game_name, num_players=args.players)
-    except ValueError as error:
-        raise ValueError(f"--eval-opponents {args.eval_opponents}: {error}") from None
 
 
 def maskable_ppo(env, n_steps, seed, policy_kwargs, init_policy=None, **settings):
@@ -481,10 +465,80 @@ def set_actor_trainable(policy, trainable):
         module.requires_grad_(trainable)
 
 
+def run_metadata(args) -> dict:
+    """The metadata of the run's checkpoints that says how it was trained."""
+    return {
+        **({"shaping": args.shaping} if args.shaping else {}),
+        **({"init": str(args.init)} if args.init else {}),
+        **side_metadata(args),
+        "opponents": [f"{','.join(names)}:{steps}" for names, steps in args.stages],
+        "seed": args.seed,
+        "seating": args.seating,
+        "learning_rate": args.learning_rate,
+        "ent_coef": args.ent_coef,
+        "target_kl": args.target_kl,
+        "n_steps": args.n_steps,
+        "n_epochs": args.n_epochs,
+        "gae_lambda": args.gae_lambda,
+    }
+
+
+def stage_line(k, stages, args) -> tuple[str, int]:
+    """The line that says what stage ``k`` of ``stages`` plays (its steps, rounded up to whole
+    rollouts: SB3 ends a stage at the first rollout that reaches its steps, and its pool), and
+    those steps."""
+    names, steps, train_actor = stages[k]
+    rollout = args.n_envs * args.n_steps
+    runs = math.ceil(steps / rollout) * rollout
+    rounded = (
+        f" ({steps:,} asked, rounded up to whole rollouts of {rollout:,}: {args.n_envs} games "
+        f"x {args.n_steps} steps)"
+        if runs != steps
+        else ""
+    )
+    what = "steps" if train_actor else "steps (critic only)"
+    return f"stage {k + 1}/{len(stages)}: {runs:,} {what} against {','.join(names)}{rounded}", runs
+
+
+def plot_curves(args, game, eval_log):
+    """``learning_curve.png`` from ``eval_log`` (and with ``--arena-games``,
+    ``arena_curve.png``); returns the paths drawn."""
+    curve = args.out / "learning_curve.png"
+    title = f"{game.title}, {args.players}p"
+    plot_learning_curve(eval_log, curve, title, args.eval_opponents, "timesteps", "timesteps")
+    drawn = [curve]
+    log = args.out / "arena_curve.csv"
+    if args.arena_games and log.exists():
+        drawn.append(args.out / "arena_curve.png")
+        against = args.arena_against
+        arena_curve.plot(log, drawn[-1], f"{title}: head to head against {against}", against)
+    return drawn
+
+
+def keep_interrupted(model, callback, args, game, eval_log) -> str:
+    """After Ctrl-C: save the policy of the last finished update as ``interrupted.zip`` and
+    draw the curves of the evaluations so far; returns the line that says where they are."""
+    steps, weights = callback.kept or (0, None)
+    if not steps:
+        return "nothing was trained yet, nothing kept"
+    model.policy.load_state_dict(weights)
+    metadata = {"timesteps": steps, "interrupted": True, **run_metadata(args)}
+    path = save_checkpoint(model, args.out / "interrupted", game.name, args.players, **metadata)
+    kept = f"kept the policy after {steps:,} steps in {path}"
+    if not eval_log.exists():  # Ctrl-C during the first evaluation
+        return kept
+    evaluations = len(read_csv(eval_log))
+    curves = " and ".join(str(p) for p in plot_curves(args, game, eval_log))
+    plural = "s" if evaluations > 1 else ""
+    curve = f"the learning curve of its {evaluations} evaluation{plural} in {eval_log} and {curves}"
+    return f"{kept}, and {curve}"
+
+
 def main(argv=None):
     import torch
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import VecMonitor
+    from tqdm import tqdm
 
     from agents.ppo import load_policy
 
@@ -496,8 +550,8 @@ def main(argv=None):
         init_policy = load_policy(args.init)  # checked by parse_args
     args.out.mkdir(parents=True, exist_ok=True)
     eval_log = args.out / "eval.csv"
-    eval_log.unlink(missing_ok=True)
-    (args.out / "arena_curve.csv").unlink(missing_ok=True)
+    for stale in ("eval.csv", "arena_curve.csv", "interrupted.zip", "interrupted.json"):
+        (args.out / stale).unlink(missing_ok=True)
     env = make_env(game, args, [])
     pool = SelfPlay(env, [], args.pool_size, False, args.seed)
     model = build_model(VecMonitor(env), args, init_policy)
@@ -506,58 +560,41 @@ def main(argv=None):
     callback = make_callback(args, env, pool, eval_log, args.out)
     stages = [(args.stages[0][0], args.critic_warmup, False)] if args.critic_warmup else []
     stages += [(names, steps, True) for names, steps in args.stages]
-    for k, (names, steps, train_actor) in enumerate(stages):
-        set_actor_trainable(model.policy, train_actor)
-        agents = [n for n in names if n != "self"]
-        seed = args.seed + 100 * k
-        base = make_opponents(",".join(agents), game.name, seed, args.players) if agents else []
-        pool.base, pool.use_snapshots = base, "self" in names
-        if pool.use_snapshots and not pool.snapshots:
-            pool.snapshot(model)
-        env.set_opponents(base + pool.snapshots[-1:])
-        what = "steps" if train_actor else "steps (critic only)"
-        print(f"stage {k + 1}/{len(stages)}: {steps} {what} against {','.join(names)}")
-        model.learn(steps, callback=callback, progress_bar=True, reset_num_timesteps=k == 0)
-    train_seconds = time.perf_counter() - start
-    result = evaluate_and_log(
-        model, args, eval_log, model.num_timesteps, start, len(pool.snapshots)
-    )
-    shaping = {"shaping": args.shaping} if args.shaping else {}
-    init = {"init": str(args.init)} if args.init else {}
-    save_checkpoint(
-        model,
-        args.out / "final",
-        game.name,
-        args.players,
-        **shaping,
-        **init,
-        **side_metadata(args),
-        opponents=[f"{','.join(names)}:{steps}" for names, steps in args.stages],
-        seed=args.seed,
-        seating=args.seating,
-        learning_rate=args.learning_rate,
-        ent_coef=args.ent_coef,
-        target_kl=args.target_kl,
-        n_steps=args.n_steps,
-        n_epochs=args.n_epochs,
-        gae_lambda=args.gae_lambda,
-        timesteps=model.num_timesteps,
-        train_seconds=round(train_seconds, 1),
-        env_share=round(env.env_seconds / train_seconds, 3),
-        **{f"win_rate_vs_{args.eval_opponents.replace(',', '_')}": result},
-    )
-    plot_learning_curve(
-        eval_log,
-        args.out / "learning_curve.png",
-        f"{game.title}, {args.players}p",
-        args.eval_opponents,
-        "timesteps",
-        "timesteps",
-    )
-    if args.arena_games:
-        title = f"{game.title}, {args.players}p: head to head against {args.arena_against}"
-        log, plot = args.out / "arena_curve.csv", args.out / "arena_curve.png"
-        arena_curve.plot(log, plot, title, args.arena_against)
+    try:
+        evaluate_and_log(model, args, eval_log, 0, start, 0)  # the curve's first point
+        for k, (names, steps, train_actor) in enumerate(stages):
+            set_actor_trainable(model.policy, train_actor)
+            agents = [n for n in names if n != "self"]
+            seed = args.seed + 100 * k
+            base = make_opponents(",".join(agents), game.name, seed, args.players) if agents else []
+            pool.base, pool.use_snapshots = base, "self" in names
+            if pool.use_snapshots and not pool.snapshots:
+                pool.snapshot(model)
+            env.set_opponents(base + pool.snapshots[-1:])
+            line, runs = stage_line(k, stages, args)
+            print(line, flush=True)
+            with tqdm(total=runs, desc=f"stage {k + 1}/{len(stages)}", unit="step") as bar:
+                callback.bar = bar
+                model.learn(steps, callback=callback, reset_num_timesteps=k == 0)
+            callback.keep()
+        train_seconds = time.perf_counter() - start
+        result = evaluate_and_log(
+            model, args, eval_log, model.num_timesteps, start, len(pool.snapshots)
+        )
+        save_checkpoint(
+            model,
+            args.out / "final",
+            game.name,
+            args.players,
+            **run_metadata(args),
+            timesteps=model.num_timesteps,
+            train_seconds=round(train_seconds, 1),
+            env_share=round(env.env_seconds / train_seconds, 3),
+            **{f"win_rate_vs_{args.eval_opponents.replace(',', '_')}": result},
+        )
+        plot_curves(args, game, eval_log)
+    except KeyboardInterrupt:
+        raise Interrupted(keep_interrupted(model, callback, args, game, eval_log)) from None
     print(
         f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "
         f"({model.num_timesteps / train_seconds:.0f} steps/s; env share "

@@ -22,7 +22,6 @@ Writes the learned table (``heuristic:weights=PATH`` plays it; the shipped one, 
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 import sys
@@ -37,11 +36,15 @@ import numpy as np
 import heist_envs
 from agents.arena import schedule, seat_entrants, side_seats
 from agents.profiles import profile, weighted_games
+from experiments.common import Interrupted
+from experiments.train.checks import Parser, check_least
 from heist_envs.core.game import RUNNING
 
 #: CMA-ES steps in units of each weight's scale: its hand-set size, at least this.
 MIN_SCALE = 0.3
 EVAL_SEED = 999_000_000  # the learning curve's fixed games
+#: The least value of each whole-number flag (CMA-ES needs two candidates a generation).
+LEAST = {"generations": 1, "population": 2, "games": 1, "eval_games": 1}
 
 
 class WeightedHeuristic:
@@ -158,7 +161,7 @@ def parse_args(argv):
     """The flags, checked, with ``heuristic`` (the game's :class:`WeightedHeuristic`) and
     ``table`` (the opponents' weights) added."""
     games = weighted_games()
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="heist train --method weights", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--game",
         choices=games,
@@ -192,15 +195,11 @@ def parse_args(argv):
         "--curve", type=Path, default=None, help="default: docs/learning_curves/<game>_tuned.png"
     )
     args = parser.parse_args(argv)
-    args.heuristic = WeightedHeuristic(args.game)
-    for n in args.counts:
-        try:
-            args.heuristic.game.check_players(n)
-        except ValueError as error:
-            parser.error(str(error))
-    if min(args.generations, args.population, args.games, args.eval_games) < 1:
-        parser.error("generations, population, games and eval-games must be at least 1")
     try:
+        args.heuristic = WeightedHeuristic(args.game)
+        for n in args.counts:
+            args.heuristic.game.check_players(n)
+        check_least(args, LEAST)
         args.table = args.heuristic.load_weights(
             None if args.opponents == "hand-set" else args.opponents
         )
@@ -212,7 +211,8 @@ def parse_args(argv):
 
 
 def search(args):
-    """Run CMA-ES from the opponents' table; returns the last mean and the learning curve."""
+    """Run CMA-ES from the opponents' table; yields, after each generation, the mean of the
+    search distribution and its point of the learning curve."""
     heuristic = args.heuristic
     opponents = heuristic.vector(args.table)
     scale = np.maximum(np.abs(opponents), MIN_SCALE)
@@ -222,7 +222,6 @@ def search(args):
         {"popsize": args.population, "seed": args.seed + 1, "verbose": -9},
     )
     start = time.time()
-    curve = []
     for generation in range(args.generations):
         seed = args.seed * 1_000_003 + generation * args.games
         candidates = es.ask()
@@ -247,21 +246,18 @@ def search(args):
         share = fitness(
             heuristic, mean, opponents, args.counts, args.eval_games, EVAL_SEED, args.seating
         )
-        curve.append({"generation": generation + 1, "share": share})
         print(
             f"generation {generation + 1}: "
             + ", ".join(f"{n} players {s:.3f}" for n, s in zip(args.counts, share, strict=True))
             + f" ({time.time() - start:.0f} s)",
             flush=True,
         )
-    return mean, curve
+        yield mean, {"generation": generation + 1, "share": share}
 
 
-def main(argv=None):
-    args = parse_args(argv)
+def write_table(args, mean, curve, seconds, argv):
+    """Write the table of weights ``mean`` with the run's record, and its learning curve."""
     heuristic = args.heuristic
-    start = time.time()
-    mean, curve = search(args)
     record = {
         "game": heuristic.game.name,
         "weights": heuristic.table(mean),
@@ -271,13 +267,34 @@ def main(argv=None):
         "seating": args.seating,
         "command": "python -m experiments.train.weights "
         + shlex.join(sys.argv[1:] if argv is None else argv),
-        "wall_seconds": round(time.time() - start),
+        "wall_seconds": round(seconds),
         "curve": curve,
     }
+    if len(curve) < args.generations:
+        record["interrupted_after_generation"] = len(curve)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=1) + "\n")
     args.curve.parent.mkdir(parents=True, exist_ok=True)
     plot_curve(curve, args.counts, args.opponents, heuristic.game.title, args.curve)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    start = time.time()
+    kept, curve = None, []  # the last generation's mean, and the curve so far
+    try:
+        for mean, point in search(args):
+            kept = mean
+            curve.append(point)
+    except KeyboardInterrupt:
+        if not curve:
+            raise Interrupted("no generation had finished, nothing written") from None
+        write_table(args, kept, curve, time.time() - start, argv)
+        raise Interrupted(
+            f"wrote the weights after generation {len(curve)} of {args.generations} to "
+            f"{args.out} and the curve to {args.curve}"
+        ) from None
+    write_table(args, kept, curve, time.time() - start, argv)
     print(f"wrote {args.out} and {args.curve}")
 
 

@@ -268,14 +268,31 @@ def test_a_search_teacher_run_with_two_collecting_workers(tmp_path):
         (["--heuristic-alone"], "and a search teacher (ismcts:...), not 'heuristic'"),
         (["--init", "agents/policies/thiefs_market.zip"], "is a thiefs_market policy, not a"),
         (["--init", "no/such.zip"], "--init no/such.zip"),
+        (["--batch-size", "0"], "--batch-size must be at least 1, got 0"),
+        (["--lr", "-1"], "--lr must be above 0 and at most 1 (Adam's step size, e.g. 3e-4)"),
+        (["--lr", "5"], "--lr must be above 0 and at most 1"),
+        (["--iterations", "0"], "--iterations must be at least 1, got 0"),
+        (["--games-per-iteration", "-1"], "--games-per-iteration must be at least 1, got -1"),
+        (["--epochs", "0"], "--epochs must be at least 1, got 0"),
+        (["--eval-games", "0"], "--eval-games must be at least 1, got 0"),
+        (["--num-envs", "0"], "--num-envs must be at least 1, got 0"),
+        (["--beta", "2"], "--beta must be between 0 and 1, got 2"),
+        (["--net-arch", "0,x"], "--net-arch takes hidden layer sizes of 1 or more like 512,512"),
+        (["--players", "9"], "num_players=9 is out of range; allowed: 2 to 4"),
+        (
+            ["--eval-opponents", "ppo:path=agents/policies/thiefs_market.zip"],
+            "was trained for thiefs_market with 4 players, not how_to_rob_a_bank with 4",
+        ),
     ],
 )
-def test_bad_arguments_get_one_clear_line(extra, message, capsys):
+def test_bad_arguments_get_one_clear_line(extra, message, tmp_path, capsys):
+    out = tmp_path / "run"
     with pytest.raises(SystemExit) as exit_info:
-        imitation.parse_args(["--game", "how_to_rob_a_bank", *extra])
+        imitation.main(["--game", "how_to_rob_a_bank", "--out", str(out), *extra])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert not out.exists()
 
 
 def test_the_compiled_labels_are_the_python_heuristics(labelled):

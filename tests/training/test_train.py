@@ -12,7 +12,7 @@ import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.base import RandomAgent  # noqa: E402
 from agents.ppo import PPOAgent, export_policy, load_policy, shipped_policy  # noqa: E402
-from experiments.train import arena_curve, evaluate  # noqa: E402
+from experiments.train import arena_curve, checks, evaluate  # noqa: E402
 from experiments.train import sb3 as train  # noqa: E402
 from heist_envs.core.errors import GameRecordError  # noqa: E402
 from heist_envs.core.single_agent import PolicyOpponent  # noqa: E402
@@ -22,7 +22,7 @@ from heist_envs.core.single_agent import PolicyOpponent  # noqa: E402
 def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     args = ["--game", "art_robbery", "--players", "3", "--timesteps", "3000", "--n-envs", "16"]
-    args += ["--snapshot-every", "1000", "--eval-every", "1500", "--eval-games", "30"]
+    args += ["--snapshot-every", "1000", "--eval-games", "30"]
     train.main(args + ["--opponents", "random,self", "--out", str(out)])
     return out
 
@@ -33,36 +33,42 @@ def test_training_writes_logs_checkpoints_and_a_learning_curve(trained):
     assert list((trained / "checkpoints").glob("step_*.zip"))
     rows = (trained / "eval.csv").read_text().splitlines()
     assert rows[0].startswith("timesteps,elapsed_s,win_rate,ci_low,ci_high")
-    assert len(rows) >= 3
+    steps = [int(row.split(",")[0]) for row in rows[1:]]
+    # the untrained policy first, then points during the run (a fifth of it apart by
+    # default, for a short run), then the trained one: 3,072 steps, whole rollouts of 512
+    assert steps[0] == 0 and steps[-1] == 3072 and steps == sorted(steps)
+    assert len([s for s in steps if 0 < s < 3072]) >= 4
     info = json.loads((trained / "final.json").read_text())
     assert info["game"] == "art_robbery" and info["num_players"] == 3
     assert 0 < info["env_share"] < 1
     assert info["opponents"] == ["random,self:3000"] and info["seed"] == 0
+    assert info["timesteps"] == 3072
     assert info["learning_rate"] == 3e-4 and info["ent_coef"] == 0.01  # PPO_SETTINGS
     assert info["win_rate_vs_heuristic"]["games"] == 30  # evaluated against the heuristic
 
 
 def test_stages_parse_pools_and_budgets():
-    assert train.parse_stages(["random,self:400", "heuristic"], 7) == [
+    assert checks.parse_stages(["random,self:400", "heuristic"], 7) == [
         (["random", "self"], 400),
         (["heuristic"], 7),
     ]
-    with pytest.raises(ValueError, match="STEPS must be an integer"):
-        train.parse_stages(["heuristic:lots"], 7)
+    for stage in ["heuristic:lots", "random:-5", "random:0"]:
+        with pytest.raises(ValueError, match="STEPS must be a whole number of at least 1"):
+            checks.parse_stages([stage], 7)
     with pytest.raises(SystemExit):
         train.parse_args(["--game", "art_robbery", "--opponents", "heuristic:1e5"])
 
 
 def test_stages_read_agent_specs_with_parameters():
     stages = ["heuristic:weights=tuned,self:500", "heuristic:weights=x.json"]
-    assert train.parse_stages(stages, 7) == [
+    assert checks.parse_stages(stages, 7) == [
         (["heuristic:weights=tuned", "self"], 500),
         (["heuristic:weights=x.json"], 7),
     ]
-    assert train.parse_stages(["ismcts:simulations=50,rollout=fast,random:300"], 7) == [
+    assert checks.parse_stages(["ismcts:simulations=50,rollout=fast,random:300"], 7) == [
         (["ismcts:simulations=50,rollout=fast", "random"], 300)
     ]
-    assert train.parse_stages(["my.module:Bot", "path/bot.py:Bot:300"], 7) == [
+    assert checks.parse_stages(["my.module:Bot", "path/bot.py:Bot:300"], 7) == [
         (["my.module:Bot"], 7),
         (["path/bot.py:Bot"], 300),
     ]
@@ -97,14 +103,29 @@ def test_opponent_specs_resolve_to_the_engines_opponents():
             "was trained for art_robbery with 4 players, not art_robbery with 3",
         ),
         (["--eval-opponents", "heuristic,nobody"], "--eval-opponents heuristic,nobody: unknown"),
-        (["--arena-games", "-1"], "--arena-games must be 0 (off) or more"),
-        (["--n-steps", "0"], "--n-steps must be 1 or more"),
-        (["--n-epochs", "0"], "--n-epochs must be 1 or more"),
+        (["--arena-games", "-1"], "--arena-games must be at least 0, got -1"),
+        (["--n-steps", "0"], "--n-steps must be at least 1, got 0"),
+        (["--n-epochs", "0"], "--n-epochs must be at least 1, got 0"),
         (["--target-kl", "0"], "--target-kl must be above 0 (leave it out for no limit)"),
         (["--gae-lambda", "1.5"], "--gae-lambda must be between 0 and 1"),
+        # issue 52: this one trained 0 steps, saved a policy and exited 0
+        (["--opponents", "random:-5"], "--opponents 'random:-5': STEPS must be a whole number"),
+        (["--opponents", "random:0"], "--opponents 'random:0': STEPS must be a whole number"),
+        (["--timesteps", "0"], "--timesteps must be at least 1, got 0"),
+        (["--opponents", "random", "--timesteps", "-5"], "--timesteps must be at least 1, got -5"),
+        (["--learning-rate", "-1"], "--learning-rate must be above 0 and at most 1"),
+        (["--learning-rate", "0"], "--learning-rate must be above 0 and at most 1"),
+        (["--learning-rate", "nan"], "--learning-rate must be above 0 and at most 1"),
+        (["--eval-games", "0"], "--eval-games must be at least 1, got 0"),
+        (["--eval-every", "0"], "--eval-every must be at least 1, got 0"),
+        (["--n-envs", "0"], "--n-envs must be at least 1, got 0"),
+        (["--n-envs", "1", "--n-steps", "1"], "a rollout (--n-envs games times --n-steps)"),
+        (["--pool-size", "0"], "--pool-size must be at least 1, got 0"),
+        (["--critic-warmup", "-1"], "--critic-warmup must be at least 0"),
+        (["--players", "9"], "art_robbery: num_players=9 is out of range; allowed: 2 to 5"),
     ],
 )
-def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
+def test_bad_flags_and_opponent_specs_get_one_clear_line_before_anything_trains(
     flags, message, tmp_path, capsys
 ):
     out = tmp_path / "run"
@@ -113,8 +134,20 @@ def test_a_bad_opponent_spec_gets_one_clear_line_before_anything_trains(
         train.main(args)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert message in err.splitlines()[-1] and "Traceback" not in err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_each_stage_says_it_plays_whole_rollouts(tmp_path, capsys):
+    """A stage ends at the first whole rollout that reaches its steps: the line and the bar
+    say how many that is."""
+    args = ["--game", "art_robbery", "--players", "3", "--n-envs", "8", "--eval-games", "4"]
+    train.main(args + ["--opponents", "random:600", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    line = "stage 1/1: 768 steps against random (600 asked, rounded up to whole rollouts of "
+    assert line + "256: 8 games x 32 steps)" in out
+    assert "768/768" in err.split("\r")[-1]
+    assert json.loads((tmp_path / "final.json").read_text())["timesteps"] == 768
 
 
 def test_warm_start_and_critic_warmup_train_the_critic_alone_then_the_actor(trained, tmp_path):
