@@ -152,8 +152,15 @@ def kept_text(kept, written) -> str:
 def add_eval_arguments(parser):
     from experiments.tools import protocol
 
-    parser.add_argument("agent", help=f"the agent to score: one of the {AGENTS}")
-    parser.add_argument("--game", required=True, help=GAMES)
+    parser.add_argument("agent", nargs="?", help=f"the agent to score: one of the {AGENTS}")
+    parser.add_argument("--game", help=f"{GAMES} (with --human: where the file holds several)")
+    parser.add_argument(
+        "--human",
+        metavar="FILE",
+        help="rate a person instead of an agent, on the card's scale, from the games heist "
+        "serve --save-games FILE saved (--quick, --seed, --workers and --time-limit, which "
+        "say how an agent's games are played, do not apply)",
+    )
     parser.add_argument(
         "--players", nargs="+", type=int, metavar="N", help="player counts (default: all)"
     )
@@ -182,6 +189,16 @@ def run_eval(args):
     from experiments.tools import protocol
 
     logging.basicConfig(format="%(levelname)s: %(message)s")
+    if args.human:
+        if args.agent:
+            raise ValueError(f"give an agent to score or --human FILE, not both ({args.agent!r})")
+        card = protocol.rate_person(args.human, args.game, args.players)
+        for line in card.invalid:
+            print(f"heist eval: {args.human} {line}; left out", file=sys.stderr)
+        show_card(card, args)
+        return
+    if not args.agent or not args.game:
+        raise ValueError("give the agent to score and --game GAME (or --human FILE)")
     try:
         card = protocol.evaluate(
             args.agent,
@@ -226,6 +243,12 @@ def add_serve_arguments(parser):
         help="outside agents the menu offers besides the built-in ones: package.module:Name or "
         "path/to/file.py:Name specs (their code runs in the server)",
     )
+    parser.add_argument(
+        "--save-games",
+        metavar="FILE",
+        help="append the games you play and ask to save (a box in the page) to FILE, for "
+        "heist eval --human FILE to rate; without it no game is saved",
+    )
 
 
 def run_serve(args):
@@ -235,7 +258,7 @@ def run_serve(args):
         from experiments.web.server import serve
     except ModuleNotFoundError as missing:
         sys.exit(f'heist serve: needs the web extra ({missing}): pip install -e ".[web]"')
-    serve(args.host, args.port, args.agents)
+    serve(args.host, args.port, args.agents, args.save_games)
 
 
 # Runs of the commands that parse their own arguments -------------------------------------------
@@ -331,7 +354,8 @@ COMMANDS = (
         "at every player count, seats rotated, fixed seeds, and print its benchmark card: win "
         "rate with 95% intervals against each reference, a rating anchored to the references' "
         "published ratings, decisions per second, and the games it lost by failing. Loading an "
-        "agent from a file or module runs its code.",
+        "agent from a file or module runs its code. With --human FILE instead of an agent, it "
+        "rates a person on the same scale from the games heist serve --save-games saved.",
     ),
     Command(
         "serve",

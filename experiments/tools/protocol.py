@@ -18,6 +18,10 @@ sampled from its information set, for a search agent): :mod:`agents.isolation`.
 Each table is an :func:`agents.arena.tournament` between the agent and copies of one
 reference: ``heist arena GAME --agents AGENT REF REF ... --players N --games G --seed S``
 plays the same games.
+
+A person is rated on the same scale from the games they saved at the web table
+(:func:`rate_person`, ``heist eval --human FILE``): the games of theirs that are games of
+the card's tables, each replayed to its saved outcome first.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import heist_envs
 from agents.arena import (
@@ -42,7 +47,10 @@ from agents.arena import (
     plan_tournament,
     play_tournaments,
     rate,
+    rate_summary,
+    side_outcomes,
     side_seats,
+    unique_labels,
 )
 from agents.stats import interval_text
 from experiments.common import (
@@ -55,6 +63,7 @@ from experiments.common import (
     rating_figures,
     warm_up,
 )
+from experiments.web.saved_games import read_saved_games
 from heist_envs.core.game import normalize_seed
 
 VERSION = "v1"
@@ -207,43 +216,7 @@ class Card:
         ]
 
     def rating_lines(self) -> list[str]:
-        references = [spec for spec in POOL if any(spec in r["references"] for r in self.ratings)]
-        lines = [
-            "",
-            "## Anchored rating",
-            "",
-            "OpenSkill (Plackett-Luce) rating mu of the agent, beside the references' ratings, "
-            "frozen at their values in the leaderboard run they come from and on the same "
-            "scale: an agent rated above a reference tends to finish ahead of it. Each interval "
-            "is mu ± 1.96 sigma, sigma being how uncertain the rating still is after the games: "
-            "it says how far the games pin the rating down, not how the agent would do at other "
-            "tables. The ordinal, mu - 3 sigma, is what the leaderboard ranks by.",
-            "",
-        ]
-
-        def rating(figures):
-            return interval_text(
-                figures["mu"], figures["rating_low"], figures["rating_high"], ".1f"
-            )
-
-        lines += markdown_table(
-            ["players", "agent: rating [95%]", "ordinal", "games rated"]
-            + [f"`{spec}` (frozen)" for spec in references],
-            [
-                [
-                    r["players"],
-                    rating(r) if r["mu"] is not None else "no frozen ratings at this count",
-                    "" if r["ordinal"] is None else f"{r['ordinal']:.1f}",
-                    r["games"],
-                ]
-                + [
-                    rating(r["references"][spec]) if spec in r["references"] else ""
-                    for spec in references
-                ]
-                for r in self.ratings
-            ],
-        )
-        return lines
+        return rating_lines(self.ratings, "agent")
 
     def win_rate_lines(self) -> list[str]:
         lines = [
@@ -318,6 +291,48 @@ class Card:
         paths[0].write_text(self.markdown())
         paths[1].write_text(json.dumps(self.to_dict(), indent=1) + "\n")
         return paths
+
+
+def rating_lines(ratings, who) -> list[str]:
+    """The card's section of anchored ratings (rows of :func:`anchored_rating`), of the
+    ``who`` (an agent, a person) rated."""
+    references = [spec for spec in POOL if any(spec in r["references"] for r in ratings)]
+    article = "an" if who[0] in "aeiou" else "a"
+    lines = [
+        "",
+        "## Anchored rating",
+        "",
+        f"OpenSkill (Plackett-Luce) rating mu of the {who}, beside the references' ratings, "
+        "frozen at their values in the leaderboard run they come from and on the same "
+        f"scale: {article} {who} rated above a reference tends to finish ahead of it. Each "
+        "interval is mu ± 1.96 sigma, sigma being how uncertain the rating still is after "
+        "the games: it says how far the games pin the rating down, not how the "
+        f"{who} would do at other tables. The ordinal, mu - 3 sigma, is what the "
+        "leaderboard ranks by.",
+        "",
+    ]
+
+    def rating(figures):
+        return interval_text(figures["mu"], figures["rating_low"], figures["rating_high"], ".1f")
+
+    lines += markdown_table(
+        ["players", f"{who}: rating [95%]", "ordinal", "games rated"]
+        + [f"`{spec}` (frozen)" for spec in references],
+        [
+            [
+                r["players"],
+                rating(r) if r["mu"] is not None else "no frozen ratings at this count",
+                "" if r["ordinal"] is None else f"{r['ordinal']:.1f}",
+                r["games"],
+            ]
+            + [
+                rating(r["references"][spec]) if spec in r["references"] else ""
+                for spec in references
+            ]
+            for r in ratings
+        ],
+    )
+    return lines
 
 
 def evaluate(
@@ -462,6 +477,199 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
         if spec in POOL
     }
     return row | {"references": references}
+
+
+# A person's saved games ----------------------------------------------------------------------
+
+#: the person's label in a rating of their saved games
+PERSON = "person"
+
+
+class SavedTable(NamedTuple):
+    """A saved game as :func:`anchored_rating` reads a table's result: the labels of its
+    entrants (the person, then the reference's copies) and the game, seated as a tournament
+    seats them (the entrant of each side)."""
+
+    agents: list[str]
+    games: list[dict]
+
+
+@dataclass
+class PersonCard:
+    """The card of a person's saved games (:func:`rate_person`): an anchored rating per
+    player count on the benchmark card's scale, the games against each reference, why the
+    others do not rate, and the lines of the file that failed their checks."""
+
+    file: str
+    game: str
+    ratings_source: str
+    saved_games: int
+    ratings: list[dict]
+    tables: list[dict]
+    not_rated: dict[str, int]
+    invalid: list[str]
+
+    @property
+    def rated_games(self) -> int:
+        return sum(t["games"] for t in self.tables)
+
+    write = Card.write
+
+    def to_dict(self) -> dict:
+        return {
+            "protocol": VERSION,
+            "person": self.file,
+            "game": self.game,
+            "pool": list(POOL),
+            "ratings_source": self.ratings_source,
+            "saved_games": self.saved_games,
+            "rated_games": self.rated_games,
+            "anchored_ratings": self.ratings,
+            "tables": self.tables,
+            "not_rated": self.not_rated,
+            "invalid_lines": self.invalid,
+        }
+
+    def markdown(self) -> str:
+        title = heist_envs.get_game(self.game).title
+        lines = [
+            f"# Rating card: the person of `{self.file}` on {title}",
+            "",
+            f"{self.saved_games} saved games of {title} pass their checks (each replays "
+            "through the rules from its seed and actions to the outcome saved; that shows a "
+            "game is a legal game with that outcome, not who chose the person's moves). "
+            f"{self.rated_games} of them rate: those where the person held one side and one "
+            f"agent of the reference pool of protocol `{VERSION}` every other side, as at the "
+            "benchmark card's tables (`heist eval`), at a player count with frozen ratings. "
+            "Reference pool: " + ", ".join(f"`{spec}`" for spec in POOL) + ". Frozen "
+            f"reference ratings: {self.ratings_source}.",
+        ]
+        if self.ratings:
+            lines += rating_lines(self.ratings, "person")
+            lines += ["", "## Games against each reference", ""]
+            lines += markdown_table(
+                ["players", "reference", "games", "win rate [95% CI]", "fair share"],
+                [
+                    [
+                        t["players"],
+                        f"`{t['reference']}`",
+                        t["games"],
+                        interval_text(t["win_rate"], t["win_low"], t["win_high"]),
+                        f"{t['fair_share']:.3f}",
+                    ]
+                    for t in self.tables
+                ],
+            )
+        if self.not_rated:
+            lines += ["", "## Not rated", ""]
+            lines += [
+                f"- {games} game{'s' * (games != 1)}: {why}"
+                for why, games in self.not_rated.items()
+            ]
+        if self.invalid:
+            lines += ["", "## Lines that failed their checks (left out)", ""]
+            lines += [f"- {line}" for line in self.invalid]
+        return "\n".join(lines) + "\n"
+
+
+def rate_person(path, game_name=None, counts=None, ratings_path=RATINGS) -> PersonCard:
+    """The card of the games a person saved at the web table (``heist serve --save-games
+    FILE``, :mod:`experiments.web.saved_games`): the person's anchored rating per player
+    count, from the games at which they held one side and one reference of :data:`POOL`
+    every other (the benchmark card's tables), in the order played, the references' ratings
+    frozen as on the card. ``game_name`` chooses the game where the file holds several;
+    ``counts``, the player counts. A game that fails its checks is left out, with a line
+    saying why (:attr:`PersonCard.invalid`), and the others rate; an unreadable file, one
+    without a valid game, or an unknown game or count raises a ValueError."""
+    games, invalid = read_saved_games(path)
+    if not games:
+        why = f": {invalid[0]}" if invalid else " (it is empty)"
+        more = f" (and {len(invalid) - 1} lines more)" if len(invalid) > 1 else ""
+        raise ValueError(f"{path} holds no saved game that passes its checks{why}{more}")
+    played = Counter(heist_envs.get_game(g.record.game).name for g in games)
+    if game_name is None and len(played) > 1:
+        held = ", ".join(f"{name} ({n})" for name, n in played.items())
+        raise ValueError(f"{path} holds games of several games: {held}; choose one with --game")
+    game = heist_envs.get_game(game_name or next(iter(played)))
+    if game.name not in played:
+        raise ValueError(f"{path} holds no game of {game.name}; it holds {', '.join(played)}")
+    wanted = {game.check_players(n) for n in counts or ()}
+    games = [
+        g
+        for g in games
+        if heist_envs.get_game(g.record.game) is game
+        and (not wanted or g.record.num_players in wanted)
+    ]
+    frozen_file = reference_ratings(ratings_path)
+    frozen = frozen_file["ratings"].get(game.name, {})
+    where, results, not_rated = [], [], Counter()
+    for saved in games:
+        table = card_table(game, saved, frozen)
+        if isinstance(table, str):
+            not_rated[table] += 1
+            continue
+        spec, side = table
+        sides = side_seats(game, saved.record.num_players)
+        copies = unique_labels([parse_entrant(spec)] * (len(sides) - 1))
+        others = iter(range(1, len(sides)))
+        seating = [0 if i == side else next(others) for i in range(len(sides))]
+        scores = [None] * saved.record.num_players
+        outcomes = side_outcomes({"rewards": saved.rewards, "scores": scores}, sides)
+        game_seated = {"seating": seating, "outcomes": outcomes, "side": side}
+        where.append((saved.record.num_players, spec))
+        results.append(SavedTable([PERSON, *(c.label for c in copies)], [game_seated]))
+    rated_counts = sorted({n for n, _ in where})
+    return PersonCard(
+        file=str(path),
+        game=game.name,
+        ratings_source=frozen_file["source"],
+        saved_games=len(games),
+        ratings=[anchored_rating(PERSON, n, where, results, frozen[str(n)]) for n in rated_counts],
+        tables=person_tables(game, where, results),
+        not_rated=dict(not_rated),
+        invalid=invalid,
+    )
+
+
+def card_table(game, saved, frozen) -> tuple[str, int] | str:
+    """The benchmark card's table a saved game is a game of: the reference that held every
+    side but the person's, and the person's side; or why it is none (a str)."""
+    record = saved.record
+    n = record.num_players
+    if game.check_options(record.options) != game.check_options({}):
+        return f"played with options {record.options}; the card's games use the defaults"
+    sides = side_seats(game, n)
+    mine = saved.person_seats
+    if mine not in sides:
+        return "the person held other seats than one side (at the card's tables a player holds one)"
+    others = {who for k, who in enumerate(record.players) if k not in mine}
+    if len(others) > 1:
+        return "different agents held the other sides (the card's tables seat one reference)"
+    [spec] = others
+    if spec not in POOL:
+        return f"`{spec}` is not in the reference pool"
+    if spec not in frozen.get(str(n), {}):
+        return f"no frozen rating of `{spec}` at {n} players"
+    return spec, sides.index(mine)
+
+
+def person_tables(game, where, results) -> list[dict]:
+    """Per player count and reference (in the pool's order): the person's games and win
+    rate with its 95% Wilson interval, and the fair share."""
+    won: dict[tuple, list[bool]] = {}
+    for key, result in zip(where, results, strict=True):
+        [seated] = result.games
+        won.setdefault(key, []).append(seated["outcomes"][seated["side"]].won)
+    return [
+        {
+            "players": n,
+            "reference": spec,
+            "games": len(wins),
+            **rate_summary(sum(wins), len(wins)),
+            "fair_share": 1 / len(side_seats(game, n)),
+        }
+        for (n, spec), wins in sorted(won.items(), key=lambda kv: (kv[0][0], POOL.index(kv[0][1])))
+    ]
 
 
 def main(argv=None):

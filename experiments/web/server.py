@@ -5,7 +5,8 @@
 game's rules page (``/rules/<game>``: ``docs/games/<game>.md`` as HTML, reached through the
 ``rules`` link beside this module so that an installed wheel carries them), every move
 and uploaded record goes through the Python API's checks, and uploads are read as JSON text
-only, up to ``MAX_RECORD_BYTES``.
+only, up to ``MAX_RECORD_BYTES``. Games are saved only where ``heist serve --save-games FILE``
+names a file (the browser never names one), and only those the person asks to save.
 """
 
 from __future__ import annotations
@@ -28,16 +29,17 @@ from starlette.staticfiles import StaticFiles
 
 import heist_envs
 from agents.arena import parse_entrant
-from agents.registry import ready_agent_names
+from experiments.tools.protocol import POOL
+from experiments.web.saved_games import GameSaver
 from experiments.web.tables import (
     DEFAULT_SEAT,
-    HUMAN,
     MAX_RECORD_BYTES,
     NoSuchTable,
     NotAllowed,
     ServerFull,
     SessionStore,
     TableError,
+    menu_players,
     new_table,
     replay_table,
 )
@@ -107,8 +109,9 @@ def parse_seat(table, text):
 
 
 # Requests ----------------------------------------------------------------------------------------
-# The app's state holds its session store (``store``) and the agent specs its menu offers
-# besides the registry's (``agents``).
+# The app's state holds its session store (``store``), the agent specs its menu offers
+# besides the registry's (``agents``) and where it saves the games asked to be saved
+# (``saver``, a GameSaver; None: it saves none).
 
 
 def session(request: Request) -> str | None:
@@ -181,10 +184,13 @@ def game_setup(game) -> dict:
 
 
 async def setup(request):
+    saver = request.app.state.saver
     return JSONResponse(
         {
             "games": [game_setup(heist_envs.get_game(name)) for name in heist_envs.game_names()],
-            "players": [HUMAN, *ready_agent_names(), *request.app.state.agents],
+            "players": menu_players(request.app.state.agents),
+            "references": list(POOL),
+            "save_games": None if saver is None else saver.path.name,
             "max_record_bytes": MAX_RECORD_BYTES,
         }
     )
@@ -194,17 +200,27 @@ async def list_tables(request):
     return JSONResponse([t.summary() for t in request.app.state.store.tables(session(request))])
 
 
-def create_table(data, agents):
+def create_table(data, agents, saver):
     seed = data.get("seed")
     if seed in ("", None):
         seed = None
     players = data.get("players", [])
-    return new_table(data.get("game"), data.get("num_players"), players, seed, agents)
+    save = data.get("save", False)
+    if not isinstance(save, bool):
+        raise TableError(f"save must be true or false, got {save!r:.80}")
+    if save and saver is None:
+        raise TableError(
+            "this server saves no games; start it with heist serve --save-games FILE to save yours"
+        )
+    return new_table(
+        data.get("game"), data.get("num_players"), players, seed, agents, saver if save else None
+    )
 
 
 async def post_table(request):
     data = await read_json(request)
-    table = await run_in_threadpool(create_table, data, request.app.state.agents)
+    state = request.app.state
+    table = await run_in_threadpool(create_table, data, state.agents, state.saver)
     request.app.state.store.add(own_session(request), table)
     return JSONResponse(table.summary())
 
@@ -263,10 +279,13 @@ ERROR_STATUS = {
 }
 
 
-def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=()) -> Starlette:
+def create_app(
+    store: SessionStore | None = None, allowed_hosts=None, agents=(), saver=None
+) -> Starlette:
     """The web table as an ASGI app. ``allowed_hosts`` limits the Host header (a guard
     against DNS rebinding when served on loopback); None allows any. ``agents``: agent specs
-    the menu offers besides the registry's (outside agents: docs/agents.md)."""
+    the menu offers besides the registry's (outside agents: docs/agents.md). ``saver``: a
+    :class:`~experiments.web.saved_games.GameSaver` for the games a person asks to save."""
     app = Starlette(
         routes=[
             Route("/", index),
@@ -293,6 +312,7 @@ def create_app(store: SessionStore | None = None, allowed_hosts=None, agents=())
     )
     app.state.store = store or SessionStore()
     app.state.agents = tuple(agents)
+    app.state.saver = saver
     return app
 
 
@@ -332,17 +352,21 @@ def listening_socket(host, port) -> socket.socket:
     return sock
 
 
-def serve(host="127.0.0.1", port=8000, agents=()):
-    """Run the web table until interrupted; ``agents``: specs its menu offers besides."""
+def serve(host="127.0.0.1", port=8000, agents=(), save_games=None):
+    """Run the web table until interrupted; ``agents``: specs its menu offers besides;
+    ``save_games``: the file to which it appends the games a person asks to save."""
     import uvicorn
 
     for spec in agents:
         # The table plays its agents in this process, so their code loads now (trusted): a
         # bad spec, or a file without the class it names, stops here in one line.
         parse_entrant(spec, trusted=True)
+    saver = None if save_games is None else GameSaver(save_games)
 
     sock = listening_socket(host, port)
     allowed = ["127.0.0.1", "localhost", host] if is_loopback(host) else None
     print(f"heist web table on http://{host}:{port}/ (Ctrl-C stops it)")
-    app = create_app(allowed_hosts=allowed, agents=tuple(agents))
+    if saver:
+        print(f"saving the games you ask to save to {saver.path} (heist eval --human rates them)")
+    app = create_app(allowed_hosts=allowed, agents=tuple(agents), saver=saver)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run([sock])

@@ -5,7 +5,9 @@ A :class:`Table` is one game in one of three modes: ``watch`` (agents in every s
 ``play`` (the browser's person holds one or more seats, agents the rest) and ``replay`` (a
 saved :class:`~heist_envs.core.record.GameRecord`). Every move goes through
 ``HeistEnv.step``, so the browser gets exactly the Python API's checks. Tables live in memory,
-per browser session (:class:`SessionStore`).
+per browser session (:class:`SessionStore`). A game the person plays is saved for rating when
+it ends only where the server saves games and the person asked to
+(:mod:`experiments.web.saved_games`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import heist_envs
 from agents.arena import agent_seed, parse_entrant
 from agents.base import InfoSet
 from agents.registry import ready_agent_names
+from experiments.tools.protocol import POOL
+from experiments.web.saved_games import HUMAN
 from experiments.web.views import table_view
 from heist_envs.core.game import normalize_seed
 from heist_envs.core.record import GameRecord
 
-HUMAN = "human"
 MAX_RECORD_BYTES = 1 << 20  # a record of a long game is a few kB
 MAX_RECORD_ACTIONS = 20_000
 LOG_LENGTH = 12  # moves listed beside the table
@@ -60,6 +63,10 @@ class Table:
     history: list = field(default_factory=list)  # 1-element state arrays, position 0 first
     moves: list[Move] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: where the game is saved when it ends (a GameSaver), None: it is not saved
+    saver: object = None
+    #: what became of saving it: None (not saved), "pending", "saved" or why it failed
+    saved: str | None = None
 
     @property
     def game(self):
@@ -88,6 +95,7 @@ class Table:
             "players": self.players,
             "steps": len(self.moves),
             "over": self.over,
+            "saved": self.saved,
         }
 
     # Moves ----------------------------------------------------------------------------------
@@ -125,6 +133,20 @@ class Table:
         self.env.step(action)  # raises IllegalActionError (a ValueError) and changes nothing
         self.moves.append(Move(actor, int(action), self.game.action_name(int(action), before)))
         self._snapshot()
+        if self.saver is not None and self.over:
+            self._save()
+
+    def _save(self):
+        """Append the finished game to the saver's file; a failed write is said in the page
+        (the game stays at the table, and its record can be downloaded)."""
+        outcome = self.outcome()
+        try:
+            self.saver.save(self.record(), outcome["rewards"], outcome["truncated"])
+            self.saved = "saved"
+        except OSError as error:
+            self.saved = (
+                f"not saved: cannot write {self.saver.path.name}: {error.strerror or error}"
+            )
 
     def _snapshot(self):
         state = self.game.new_states(1)
@@ -191,21 +213,33 @@ class Table:
             "breakdown": self.game.score_breakdown(self.env.state_record),
         }
 
-    def record_json(self) -> str:
+    def record(self) -> GameRecord:
         """The game record, with who played each seat."""
-        if self.mode == "play" and not self.over:
-            raise NotAllowed("a game you play can be downloaded once it is over")
         record = self.env.game_record()
         record.players = self.players
-        return record.to_json()
+        return record
+
+    def record_json(self) -> str:
+        if self.mode == "play" and not self.over:
+            raise NotAllowed("a game you play can be downloaded once it is over")
+        return self.record().to_json()
 
 
 # Making tables ------------------------------------------------------------------------------
 
 
-def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> Table:
-    """A game with ``players[k]`` in seat k: ``"human"``, an agent's registry name, or one of
-    ``agents``, the agent specs the server offers besides (``heist serve --agents``)."""
+def menu_players(agents=()) -> list[str]:
+    """Who a seat may take: the person, the registry's agents that need no parameter, the
+    benchmark protocol's reference pool (so that a person's games can be rated on its
+    scale), and ``agents``, the agent specs the server offers besides (``heist serve
+    --agents``)."""
+    return list(dict.fromkeys([HUMAN, *ready_agent_names(), *POOL, *agents]))
+
+
+def new_table(game_name, num_players=None, players=(), seed=None, agents=(), saver=None) -> Table:
+    """A game with ``players[k]`` in seat k, one of :func:`menu_players`; ``saver`` (a
+    :class:`~experiments.web.saved_games.GameSaver`) saves it when it ends, for a game the
+    person plays only."""
     if game_name not in heist_envs.game_names():
         raise TableError(f"unknown game {game_name!r}; games: {', '.join(heist_envs.game_names())}")
     env = heist_envs.make(game_name, num_players=num_players)
@@ -215,7 +249,7 @@ def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> 
             f"players must be a list with a player for each of the {len(names)} seats "
             f"({', '.join(names)}), got {players!r:.80}"
         )
-    choices = [HUMAN, *ready_agent_names(), *agents]
+    choices = menu_players(agents)
     for k, who in enumerate(players):
         if not isinstance(who, str) or who not in choices:
             raise TableError(f"{names[k]}: unknown player {who!r}; choose one of {choices}")
@@ -232,7 +266,10 @@ def new_table(game_name, num_players=None, players=(), seed=None, agents=()) -> 
     ]
     env.reset(seed=seed)
     mode = "play" if HUMAN in players else "watch"
-    table = Table(secrets.token_urlsafe(8), mode, env, players, seated)
+    if saver is not None and mode != "play":
+        raise TableError("only a game you play is saved: set a seat to you")
+    table = Table(secrets.token_urlsafe(8), mode, env, players, seated, saver=saver)
+    table.saved = None if saver is None else "pending"
     table._snapshot()
     return table
 

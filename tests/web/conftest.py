@@ -1,6 +1,7 @@
 """A live web table for the tests: ``heist serve`` on a free port, and Debian's Chromium
 driven by Playwright (no browser download)."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -11,6 +12,8 @@ import urllib.request
 
 import pytest
 
+#: the repository, so that a server started in another folder runs this checkout
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -30,16 +33,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """The base URL of ``heist serve`` running on loopback, in its own process, for the
-    whole test session."""
+@contextlib.contextmanager
+def serving(*args, cwd=None):
+    """The base URL of ``heist serve [args]`` running on loopback in its own process (in
+    ``cwd``), until the block ends."""
     pytest.importorskip("uvicorn")
     pytest.importorskip("starlette")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    command = [sys.executable, "-m", "experiments.cli", "serve", "--port", str(port), *args]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])),
+    }
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd, env=env
+    )
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -50,9 +59,19 @@ def server():
                 process.kill()
                 pytest.fail(f"heist serve did not start: {process.stdout.read().decode()}")
             time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of ``heist serve`` running on loopback, in its own process, for the
+    whole test session."""
+    with serving() as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -313,10 +313,14 @@ def test_heist_serve_binds_to_loopback_unless_told(monkeypatch):
     from experiments.web import server
 
     calls = []
-    monkeypatch.setattr(server, "serve", lambda host, port, agents: calls.append((host, port)))
+
+    def serve(host, port, agents, save_games):
+        calls.append((host, port, save_games))
+
+    monkeypatch.setattr(server, "serve", serve)
     cli.main(["serve"])
-    cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"])
-    assert calls == [("127.0.0.1", 8000), ("0.0.0.0", 8123)]
+    cli.main(["serve", "--host", "0.0.0.0", "--port", "8123", "--save-games", "mine.jsonl"])
+    assert calls == [("127.0.0.1", 8000, None), ("0.0.0.0", 8123, "mine.jsonl")]
 
 
 def heist_serve(*args):

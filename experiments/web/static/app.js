@@ -83,8 +83,18 @@ function fillSeats() {
 const chosenPlayers = () => [...document.querySelectorAll(".seat-player")].map((s) => s.value);
 
 // Watching is the default (an agent in every seat); the button says what it will start.
+// A server started with --save-games offers to save a game you play (ticked: starting it
+// with that file named was the opt-in), and says which games rate.
 function nameStart() {
-  $("start").textContent = chosenPlayers().includes("human") ? "Play" : "Watch";
+  const playing = chosenPlayers().includes("human");
+  $("start").textContent = playing ? "Play" : "Watch";
+  const file = ui.setup.save_games;
+  $("save-choice").hidden = !(file && playing);
+  if (file) {
+    $("save-label").innerHTML = `Save this game to <code>${escapeHtml(file)}</code> when it ends, for
+      <code>heist eval --human</code> to rate. <small>A game rates where one reference agent
+      holds every side but yours: ${ui.setup.references.map(escapeHtml).join(", ")}.</small>`;
+  }
 }
 
 async function startGame(event) {
@@ -108,6 +118,7 @@ async function startGame(event) {
       num_players: Number($("num-players").value),
       players,
       seed,
+      save: !$("save-choice").hidden && $("save").checked,
     });
     openTable(table.id);
   } catch (e) {
@@ -253,7 +264,7 @@ function goTo(step) {
 function draw(view) {
   const names = view.agents;
   const label = (k) => `${names[k]} (${window.playerLabel(view, k)})`;
-  $("title").textContent = `${view.title} · ${view.mode}`;
+  $("title").textContent = `${view.title} · ${view.mode}${view.saved === "pending" ? " · saved when it ends" : ""}`;
   const menuEntry = [...$("tables").options].find((o) => o.value === view.id);
   if (menuEntry) menuEntry.textContent = tableLabel(view);
   $("slider").max = view.steps;
@@ -310,7 +321,9 @@ function outcomeHtml(view) {
   const row = (label, help, values) =>
     `<tr><th title="${escapeHtml(help || label)}">${escapeHtml(label)}</th>${values.map((v, k) => `<td class="${winner(k) ? "winner" : ""}">${escapeHtml(v)}</td>`).join("")}</tr>`;
   const rows = breakdown.columns.map((c) => row(c.label, c.help, c.values)).join("");
+  const saved = view.saved === "saved" ? `Saved to ${ui.setup.save_games} for rating.` : view.saved;
   return `<h3>Result</h3><p class="why">${escapeHtml(breakdown.text)}</p>
+    ${saved ? `<p id="saved" class="hint">${escapeHtml(saved)}</p>` : ""}
     <div class="scroll"><table class="scores"><tr><th></th>${head}</tr>${rows}${row("reward", "the environment's reward", rewards)}</table></div>`;
 }
 
