@@ -427,7 +427,7 @@ def shares(seconds, elapsed) -> dict:
     its share is the rest)."""
     *timed, rest = seconds
     figures = {phase: round(seconds[phase] / elapsed, 3) for phase in timed}
-    return figures | {rest: round(1 - sum(seconds[phase] for phase in timed) / elapsed, 3)}
+    return figures | {rest: round(1 - sum(figures.values()), 3)}  # the shown shares sum to 1
 
 
 def self_play_speed(name, num_players, seconds, opponents="random", num_envs=64):

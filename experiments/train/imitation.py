@@ -693,11 +693,11 @@ def main(argv=None):
             writer.writeheader()
             for i in range(args.iterations):
                 row, result, report = run.iteration(i)
-                writer.writerow(row)
-                f.flush()
-                print(report, flush=True)
                 checkpoint = args.out / "checkpoints" / f"iter_{i}"
                 kept = i, save_checkpoint(run.model, checkpoint, run.game.name, args.players)
+                writer.writerow(row)  # after its checkpoint: a logged iteration is kept
+                f.flush()
+                print(report, flush=True)
         plot_curve(args, log)
         run.save_final(result)
     except KeyboardInterrupt:

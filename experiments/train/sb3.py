@@ -125,7 +125,7 @@ class SelfPlay:
             self.env.set_opponents(self.base + [self.rng.choice(self.snapshots)])
 
 
-def make_callback(args, env, pool, eval_log, out):
+def make_callback(args, env, pool, evaluations, out):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class TrainingCallback(BaseCallback):
@@ -137,7 +137,6 @@ def make_callback(args, env, pool, eval_log, out):
             super().__init__()
             self.next_snapshot = args.snapshot_every
             self.next_eval = args.eval_every
-            self.start = time.perf_counter()
             self.bar = None
             self.kept = None
 
@@ -155,7 +154,7 @@ def make_callback(args, env, pool, eval_log, out):
 
         def evaluate(self, steps):
             """Score the policy, log it and save it as a checkpoint."""
-            evaluate_and_log(self.model, args, eval_log, steps, self.start, len(pool.snapshots))
+            evaluations(self.model, steps, len(pool.snapshots))
             checkpoint = out / "checkpoints" / f"step_{steps}.zip"
             save_checkpoint(
                 self.model, checkpoint, args.game, args.players, timesteps=steps,
@@ -178,6 +177,22 @@ def make_callback(args, env, pool, eval_log, out):
 def side_metadata(args) -> dict:
     """The checkpoint metadata of a one-side policy (``--side``): its side; none otherwise."""
     return {"side": args.side} if args.side else {}
+
+
+class Evaluations:
+    """A run's evaluations against ``--eval-opponents``, logged to ``eval_log`` (times from
+    ``start``). A step's evaluation is played once: where ``--eval-every`` divides the run,
+    the last one on schedule is also the final one."""
+
+    def __init__(self, args, eval_log, start):
+        self.args, self.eval_log, self.start = args, eval_log, start
+        self.last = None  # (steps, result)
+
+    def __call__(self, model, steps, pool_size):
+        if self.last is None or self.last[0] != steps:
+            args, log = self.args, self.eval_log
+            self.last = steps, evaluate_and_log(model, args, log, steps, self.start, pool_size)
+        return self.last[1]
 
 
 def evaluate_and_log(model, args, eval_log, steps, start, pool_size):
@@ -524,6 +539,12 @@ def keep_interrupted(model, callback, args, game, eval_log) -> str:
     model.policy.load_state_dict(weights)
     metadata = {"timesteps": steps, "interrupted": True, **run_metadata(args)}
     path = save_checkpoint(model, args.out / "interrupted", game.name, args.players, **metadata)
+    return kept_line(path, steps, args, game, eval_log)
+
+
+def kept_line(path, steps, args, game, eval_log) -> str:
+    """What Ctrl-C kept: the policy after ``steps`` in ``path`` and, where there were
+    evaluations, their log and the curves, drawn now."""
     kept = f"kept the policy after {steps:,} steps in {path}"
     if not eval_log.exists():  # Ctrl-C during the first evaluation
         return kept
@@ -557,11 +578,12 @@ def main(argv=None):
     model = build_model(VecMonitor(env), args, init_policy)
     model.set_logger(configure(str(args.out), ["csv"]))
     start = time.perf_counter()
-    callback = make_callback(args, env, pool, eval_log, args.out)
+    evaluations = Evaluations(args, eval_log, start)
+    callback = make_callback(args, env, pool, evaluations, args.out)
     stages = [(args.stages[0][0], args.critic_warmup, False)] if args.critic_warmup else []
     stages += [(names, steps, True) for names, steps in args.stages]
     try:
-        evaluate_and_log(model, args, eval_log, 0, start, 0)  # the curve's first point
+        evaluations(model, 0, 0)  # the curve's first point
         for k, (names, steps, train_actor) in enumerate(stages):
             set_actor_trainable(model.policy, train_actor)
             agents = [n for n in names if n != "self"]
@@ -578,9 +600,7 @@ def main(argv=None):
                 model.learn(steps, callback=callback, reset_num_timesteps=k == 0)
             callback.keep()
         train_seconds = time.perf_counter() - start
-        result = evaluate_and_log(
-            model, args, eval_log, model.num_timesteps, start, len(pool.snapshots)
-        )
+        result = evaluations(model, model.num_timesteps, len(pool.snapshots))
         save_checkpoint(
             model,
             args.out / "final",

@@ -319,17 +319,7 @@ def parse_args(argv):
     if args.batch_size is None:
         args.batch_size = min(DEFAULTS["batch_size"], rollout)
     widths = args.net_arch.split(",")
-    checks = (
-        (args.n_envs >= 1, f"--n-envs must be a whole number of at least 1, got {args.n_envs}"),
-        (
-            args.timesteps >= 1 and all(steps >= 1 for _, steps in args.stages),
-            "--timesteps and the STEPS of each --opponents stage must be at least 1",
-        ),
-        (
-            0 < args.learning_rate <= 1,  # NaN fails too
-            "--learning-rate must be above 0 and at most 1 (Adam's step size, e.g. 3e-4), "
-            f"got {args.learning_rate:g}",
-        ),
+    checks = (  # sb3.parse_args checked the flags the two trainers share
         (
             1 <= args.batch_size <= rollout,
             f"--batch-size must be 1 to {rollout:,} (a rollout: --n-envs {args.n_envs} x "
@@ -374,21 +364,11 @@ def initial_network(args, game):
 
 
 def metadata(args) -> dict:
-    """What the checkpoints say of how they were trained."""
+    """What the checkpoints say of how they were trained: the SB3 trainer's metadata and this
+    learner's own settings."""
     return {
-        **({"shaping": args.shaping} if args.shaping else {}),
-        **({"init": str(args.init)} if args.init else {}),
-        **sb3.side_metadata(args),
+        **sb3.run_metadata(args),
         "trainer": "torch_ppo",
-        "opponents": [f"{','.join(names)}:{steps}" for names, steps in args.stages],
-        "seed": args.seed,
-        "seating": args.seating,
-        "learning_rate": args.learning_rate,
-        "ent_coef": args.ent_coef,
-        "target_kl": args.target_kl,
-        "n_steps": args.n_steps,
-        "n_epochs": args.n_epochs,
-        "gae_lambda": args.gae_lambda,
         "batch_size": args.batch_size,
         "precision": args.precision,
     }
@@ -425,6 +405,7 @@ class Run:
         self.next_snapshot, self.next_eval = args.snapshot_every, args.eval_every
         self.evaluation_seconds = 0.0  # with their checkpoints and head-to-head games
         self.start = time.perf_counter()
+        self.evaluations = sb3.Evaluations(args, self.eval_log, self.start)
 
     def stages(self):
         """(pool, steps, whether the actor trains): the critic's warm-up first, if asked."""
@@ -445,6 +426,7 @@ class Run:
         self.env.set_opponents(pool.base + pool.snapshots[-1:])
 
     def train(self):
+        self.evaluate()  # the curve's first point
         stages = self.stages()
         for k, (names, steps, train_actor) in enumerate(stages):
             self.start_stage(k, names, train_actor)
@@ -498,23 +480,7 @@ class Run:
 
     def evaluate(self):
         steps, pool = self.learner.num_timesteps, len(self.pool.snapshots)
-        return sb3.evaluate_and_log(self.learner, self.args, self.eval_log, steps, self.start, pool)
-
-    def plot(self):
-        """The learning curve (and the head-to-head one) of the evaluations so far; returns
-        the paths drawn."""
-        args = self.args
-        title = f"{self.game.title}, {args.players}p"
-        drawn = [args.out / "learning_curve.png"]
-        plot_learning_curve(
-            self.eval_log, drawn[0], title, args.eval_opponents, "timesteps", "timesteps"
-        )
-        log = args.out / "arena_curve.csv"
-        if args.arena_games and log.exists():
-            drawn.append(args.out / "arena_curve.png")
-            against = args.arena_against
-            arena_curve.plot(log, drawn[-1], f"{title}: head to head against {against}", against)
-        return drawn
+        return self.evaluations(self.learner, steps, pool)
 
     def finish(self):
         """Evaluate, save ``final.zip`` and draw the curves."""
@@ -535,7 +501,7 @@ class Run:
             seconds={phase: round(value, 2) for phase, value in seconds.items()},
             **{f"win_rate_vs_{args.eval_opponents.replace(',', '_')}": result},
         )
-        self.plot()
+        sb3.plot_curves(args, self.game, self.eval_log)
         steps = learner.num_timesteps
         print(
             f"trained {steps} steps in {train_seconds:.0f} s ({steps / train_seconds:.0f} "
@@ -559,11 +525,7 @@ class Run:
             timesteps=steps,
             interrupted=True,
         )
-        kept = f"kept the network after {steps:,} steps in {path}"
-        if not self.eval_log.exists():
-            return kept
-        curves = " and ".join(str(path) for path in self.plot())
-        return f"{kept}, its evaluations in {self.eval_log} and {curves}"
+        return sb3.kept_line(path, steps, self.args, self.game, self.eval_log)
 
 
 def main(argv=None):
