@@ -339,3 +339,28 @@ def test_ctrl_c_writes_the_tables_played_beside_the_leaderboard(tmp_path, monkey
     assert "**Partial: interrupted.** 1 whole table, then 2 of 4 games of the last" in page
     _, rows = read_csv(partial[1])
     assert {(row["players"], row["table_games"]) for row in rows} == {("3", "6"), ("4", "2")}
+
+
+def test_a_run_into_the_docs_folder_makes_its_overview_tables_anew(quick, tmp_path, capsys):
+    """A leaderboard written to the docs folder remakes the overview page's generated tables
+    (``heist docs``'s job), so `heist docs --check` holds after it."""
+    from experiments.tools import docs
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    for path in quick.iterdir():
+        (root / path.name).write_bytes(path.read_bytes())
+    overview = root / "leaderboard_overview.md"
+    overview.write_text(
+        "# Overview\n\n<!-- generated: leaderboard -->\nstale\n"
+        "<!-- end generated: leaderboard -->\n"
+    )
+    argv = ["leaderboard", "--games", "art_robbery", "--agents", "random", "heuristic"]
+    argv += ["--counts", "4", "--games-per-table", "4", "--seed", "5", "--out", str(root)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(docs, "DOCS", root.resolve())
+        status, text = run([*argv, "--no-progress", "--update"], capsys)
+    assert status == 0 and f"updated {overview.resolve()}" in text
+    page = overview.read_text()
+    assert "stale" not in page and "**Art Robbery**" in page and "`heuristic`" in page
+    assert page == docs.filled(overview, root)

@@ -399,6 +399,23 @@ def check_updatable(out):
         )
 
 
+def overview_pages(out) -> list[Path]:
+    """Where ``out`` is the docs folder: its pages' tables made anew from the leaderboard
+    just written (what ``heist docs`` does), so that they never lag it; returns the pages
+    that changed."""
+    from experiments.tools import docs
+
+    if Path(out).resolve() != docs.DOCS:
+        return []
+    changed = []
+    for path in docs.table_pages(docs.DOCS):
+        text = docs.filled(path, docs.DOCS)
+        if text != path.read_text():
+            path.write_text(text)
+            changed.append(path)
+    return changed
+
+
 def update(tables, out, command, seed) -> list[Path]:
     """Replace this run's tables in the leaderboard in ``out`` (the page's section and CSV
     rows of each game and player count it played; a table new to the page goes last), and
@@ -538,6 +555,7 @@ def main(argv=None):
             written = update(tables, out, command, args.seed)
         else:
             written = write(tables, out, command, args.seed, wall)
+        written += overview_pages(out)
         for path in written:
             print(f"{'updated' if args.update else 'wrote'} {path}")
     except ValueError as error:

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import heist_envs
 from agents.ppo import ACTIVATIONS, DEFAULT_ACTIVATION, checkpoint_info, read_weights, write_info
-from experiments.common import Interrupted, append_csv, plot_learning_curve
-from experiments.train import arena_curve, sb3
+from experiments.common import Interrupted, append_csv
+from experiments.train import sb3
 from experiments.train.evaluate import make_opponents
 from experiments.train.network import PolicyValueNet, sample
 
