@@ -295,10 +295,13 @@ def test_every_registry_agent_can_take_a_seat(client):
     """Watch offers every agent the registry makes from its name alone, the shipped PPO
     policy included (an RLlib policy needs a checkpoint path, which a page never names)."""
     from agents.registry import ready_agent_names
+    from experiments.tools.protocol import POOL
 
     names = ready_agent_names()
     assert "ppo" in names and "rllib" not in names
-    assert client.request("/api/setup")[1]["players"] == ["human", *names]
+    offered = client.request("/api/setup")[1]["players"]
+    # the person, the agents of the registry, then the reference pool's (a person's games rate)
+    assert offered == list(dict.fromkeys(["human", *names, *POOL]))
     table = client.new_table(players=names, num_players=4, seed=2)
     assert table["mode"] == "watch"
     for _ in range(12):
