@@ -9,7 +9,7 @@ and robbers) every figure is given per side as well.
 
     heist leaderboard                   # docs/leaderboard.md and docs/leaderboard*.csv
     heist leaderboard --quick            # a small run for CI and tests, in results/ (or --out)
-    heist leaderboard --games art_robbery --update   # rerun one game's tables in place
+    heist leaderboard --games GAME --update          # rerun one game's tables in place
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 its defaults, trained side by side on the same machine for the same minutes against the same
 opponents and evaluated against them, so that both share whatever else loads the cores.
 
-    python -m experiments.train.per_minute --game art_robbery --minutes 5 --out docs/learning_curves
+    python -m experiments.train.per_minute --game GAME --minutes 5 --out docs/learning_curves
 
 Each learner runs ``heist train --backend NAME`` in a process of its own (one torch thread, one
 numba thread) until the minutes are up, when it gets Ctrl-C and keeps its evaluations. Writes
