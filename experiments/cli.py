@@ -32,7 +32,11 @@ PPO_BACKENDS = {
     "rllib": "experiments.train.rllib",
 }
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
-TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
+TRAINERS = {
+    "imitation": "experiments.train.imitation",
+    "weights": "experiments.train.weights",
+    "exit": "experiments.train.exit",
+}
 
 
 def tool(module, function) -> Callable:
