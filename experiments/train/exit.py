@@ -1,6 +1,6 @@
 """Expert iteration: a per-seat network learns the moves and outcomes of the search it guides.
 
-heist train --method exit --game GAME [--players N] [--iterations 10] [--simulations 32]
+heist train --method exit --game GAME [--players N] [--iterations 10] [--simulations 16]
 
 Each iteration plays ``--games-per-iteration`` games at once, every seat's decision (where
 it has a choice) searched by the batched search (:class:`agents.batch_search.BatchSearch`,
@@ -69,7 +69,7 @@ def parse_args(argv):
     parser.add_argument(
         "--games-per-iteration", type=int, default=64, help=f"played at once (1 to {MAX_BATCH})"
     )
-    parser.add_argument("--simulations", type=int, default=32, help="per searched decision")
+    parser.add_argument("--simulations", type=int, default=16, help="per searched decision")
     parser.add_argument("--selection", default="gumbel", choices=["puct", "gumbel"])
     parser.add_argument(
         "--mix", type=float, default=0.0, help="the rollouts' share of the leaves' values"
@@ -79,7 +79,7 @@ def parse_args(argv):
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--value-weight", type=float, default=1.0, help="of the value loss")
     parser.add_argument("--window", type=int, default=4, help="iterations of decisions trained on")
-    parser.add_argument("--net-arch", default="256,256", help="hidden layer sizes")
+    parser.add_argument("--net-arch", default="128,128", help="hidden layer sizes")
     parser.add_argument("--activation", default="relu", choices=sorted(ACTIVATIONS))
     parser.add_argument("--init", default=None, help="start from this per-seat checkpoint")
     parser.add_argument(
