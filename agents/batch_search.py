@@ -596,7 +596,8 @@ def compiled_rollout_evaluator(game, rollout):
 #: rollouts) supply the ones it names. ``selection``: "puct", "gumbel" or "uct" (ISMCTS's
 #: rule); ``uct_c``, ``puct_c``: their exploration weights; ``considered``: the root moves
 #: a Gumbel root samples; ``rollout_depth``, ``tree_depth``, ``evaluate_end``: as
-#: :data:`agents.ismcts.SEARCH_SETTINGS` says.
+#: :data:`agents.ismcts.SEARCH_SETTINGS` says; ``mix``: with a network, the share of the
+#: leaves' values that rollouts give (0 to 1; 0: the network's alone).
 BATCH_SETTINGS = {
     "selection": "puct",
     "uct_c": 1.4,
@@ -605,24 +606,37 @@ BATCH_SETTINGS = {
     "rollout_depth": -1,
     "tree_depth": -1,
     "evaluate_end": False,
+    "mix": 0.0,
 }
 
 
 class BatchSearchAgent:
     """The batched search as an agent (``ismcts:selection=puct``, ``gumbel`` or ``uct``): one
     search per decision, ``simulations`` each, its leaves scored by :class:`RolloutEvaluator`
-    with ``rollout`` moves. The settings (:data:`BATCH_SETTINGS`) left as None take the
-    game's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there; with
-    ``selection="uct"`` it plays as ``ismcts`` with the same settings and seed."""
+    with ``rollout`` moves, or with ``network`` (a per-seat checkpoint,
+    :func:`agents.network.load_network`) by the network (:class:`agents.network.NetworkEvaluator`,
+    ``mix``: the rollouts' share of the values). The settings (:data:`BATCH_SETTINGS`) left as
+    None take the game's ``SEARCH_DEFAULTS`` (policy rollouts only), else the defaults there;
+    with ``selection="uct"`` and no network it plays as ``ismcts`` with the same settings and
+    seed."""
 
     wants_info_set = True
 
-    def __init__(self, game_name, simulations=1000, seed=None, rollout=None, **settings):
+    def __init__(
+        self,
+        game_name,
+        simulations=1000,
+        seed=None,
+        rollout=None,
+        network=None,
+        num_players=None,
+        **settings,
+    ):
         game = heist_envs.get_game(game_name)
         rollout = checked_rollout(game, rollout)
         unknown = sorted(set(settings) - set(BATCH_SETTINGS))
         if unknown:
-            allowed = ", ".join(["simulations", "rollout", *BATCH_SETTINGS])
+            allowed = ", ".join(["simulations", "rollout", "network", *BATCH_SETTINGS])
             raise ValueError(
                 f"unknown batched search setting(s) {', '.join(unknown)}; settings: {allowed}"
             )
@@ -630,6 +644,13 @@ class BatchSearchAgent:
         evaluator = RolloutEvaluator(
             game, rollout, self.settings["rollout_depth"], self.settings["evaluate_end"]
         )
+        if network is not None:
+            from .network import NetworkEvaluator, load_network
+
+            net, self.num_players = load_network(network, game.name, num_players)
+            evaluator = NetworkEvaluator(net, self.settings["mix"], evaluator)
+        elif self.settings["mix"]:
+            raise ValueError("mix blends a network's values with rollouts: give network=PATH")
         self.searcher = BatchSearch(
             game,
             evaluator,

@@ -508,10 +508,13 @@ class ISMCTSAgent:
 
 
 def make_ismcts(game_name, seed=None, num_players=None, selection=None, **kwargs):
-    """The ``ismcts`` agent: :class:`ISMCTSAgent`, or with a ``selection`` ("puct", "uct")
-    the batched search's (:class:`agents.batch_search.BatchSearchAgent`; "gumbel" too)."""
-    if selection is not None:
+    """The ``ismcts`` agent: :class:`ISMCTSAgent`, or with a ``selection`` ("puct", "uct";
+    "gumbel" too) or a ``network`` (a per-seat checkpoint guiding it, PUCT by default) the
+    batched search's (:class:`agents.batch_search.BatchSearchAgent`)."""
+    if selection is not None or "network" in kwargs:
         from .batch_search import BatchSearchAgent
 
-        return BatchSearchAgent(game_name, seed=seed, selection=selection, **kwargs)
+        return BatchSearchAgent(
+            game_name, seed=seed, num_players=num_players, selection=selection, **kwargs
+        )
     return ISMCTSAgent(game_name, seed=seed, num_players=num_players, **kwargs)

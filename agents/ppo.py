@@ -16,6 +16,7 @@ unless loaded with ``trusted=True`` (``export_policy`` then rewrites it in the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import zipfile
@@ -52,7 +53,18 @@ def checkpoint_info(path) -> dict:
     if not isinstance(info, dict) or "game" not in info or "num_players" not in info:
         raise GameRecordError(f"checkpoint metadata {meta} needs the keys game and num_players")
     check_info(info, meta)
+    digest = info.get("weights_sha256")
+    if digest is not None and digest != file_digest(path):
+        raise GameRecordError(
+            f"checkpoint {path} is not the file its metadata {meta.name} was written for "
+            "(its weights_sha256 differs): changed since it was saved; save it again"
+        )
     return info
+
+
+def file_digest(path) -> str:
+    """The SHA-256 of a file, as a checkpoint's metadata keeps its weights'."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def check_info(info, where):
@@ -202,6 +214,8 @@ def build_policy(game, weights, activation):
         activation_fn=getattr(torch.nn, ACTIVATIONS[activation]),
         ortho_init=False,  # the checkpoint's weights replace any initial ones
     )
+    # a per-seat value head (agents.network) is the search's: the policy plays without it
+    weights = {k: v for k, v in weights.items() if not k.startswith("seat_value_net.")}
     try:
         policy.load_state_dict(weights)
     except RuntimeError as error:

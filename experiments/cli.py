@@ -32,7 +32,11 @@ PPO_BACKENDS = {
     "rllib": "experiments.train.rllib",
 }
 #: heist train --method NAME -> the trainer's module, for the methods besides ppo
-TRAINERS = {"imitation": "experiments.train.imitation", "weights": "experiments.train.weights"}
+TRAINERS = {
+    "imitation": "experiments.train.imitation",
+    "weights": "experiments.train.weights",
+    "exit": "experiments.train.exit",
+}
 
 
 def tool(module, function) -> Callable:
@@ -266,8 +270,8 @@ def run_serve(args):
 
 def run_train(rest):
     """Forward to the trainer of ``--method``: ppo (MaskablePPO on SB3; the torch learner with
-    ``--backend torch``, RLlib's PPO with ``--backend rllib``), imitation (DAgger) or weights
-    (CMA-ES over a heuristic's weights);
+    ``--backend torch``, RLlib's PPO with ``--backend rllib``), imitation (DAgger), weights
+    (CMA-ES over a heuristic's weights) or exit (expert iteration);
     the rest of the arguments are the trainer's own (its --help lists them)."""
     choice = argparse.ArgumentParser(prog="heist train", add_help=False)
     choice.add_argument("--method", choices=["ppo", *TRAINERS], default="ppo")
@@ -373,7 +377,7 @@ COMMANDS = (
     ),
     Command(
         "train",
-        "train a player: --method ppo (--backend sb3, torch or rllib), imitation or weights",
+        "train a player: --method ppo (--backend sb3, torch or rllib), imitation, weights or exit",
         run_train,
     ),
     Command(

@@ -46,3 +46,16 @@ def test_the_decisions_are_of_running_games_with_a_choice_and_both_searches_labe
     assert len(np.unique(states["actor"])) == 4
     for decisions in benchmark.SEARCH_PLAYERS.values():
         assert decisions("art_robbery", states, 10, 0.01) > 0
+
+
+def test_the_guided_search_labels_the_decisions_and_its_ratio_is_to_ismcts_at_100():
+    states = benchmark.decision_states("thiefs_market", 4, 8)
+    assert benchmark.guided_search_decisions("thiefs_market", states, 4, 0.01, batch=4) > 0
+    rows = [
+        {"library": "heist-envs", "game": "thiefs_market", "mode": mode, "steps_per_second": rate}
+        for mode, rate in (("decisions-ismcts-100", 400.0), (benchmark.GUIDED_MODE, 4400.0))
+    ]
+    assert benchmark.ratios(rows) == [
+        "thiefs_market guided search at 8 simulations / ISMCTS decisions at 100: 11.0x "
+        "(target: at least 10x)"
+    ]

@@ -58,7 +58,11 @@ def test_train_forwards_its_arguments(monkeypatch, capsys):
 
 @pytest.mark.parametrize(
     ("method", "module"),
-    [("imitation", "experiments.train.imitation"), ("weights", "experiments.train.weights")],
+    [
+        ("imitation", "experiments.train.imitation"),
+        ("weights", "experiments.train.weights"),
+        ("exit", "experiments.train.exit"),
+    ],
 )
 def test_train_forwards_each_method_to_its_trainer(method, module, monkeypatch, capsys):
     calls = []
@@ -92,6 +96,10 @@ def test_train_refuses_a_backend_for_a_method_without_one(capsys):
         (
             ["train", "--method", "imitation", "--game", "art_robbery", "--batch-size", "0"],
             "error: --batch-size must be at least 1, got 0",
+        ),
+        (
+            ["train", "--method", "exit", "--game", "art_robbery", "--mix", "2"],
+            "heist train --method exit: error: --mix must be between 0 and 1, got 2",
         ),
         (
             ["train", "--method", "weights", "--population", "1"],

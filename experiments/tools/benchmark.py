@@ -26,7 +26,10 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   (``decisions-ismcts-100``) and the batched search, PUCT with the rollout evaluator
   (:mod:`agents.batch_search`), one decision at a time as its agent plays
   (``decisions-batch1-100``) and 64 at once (``decisions-batch64-100``); the summary gives
-  the ratio of the last to the first.
+  the ratio of the last to the first. Over the same decisions, the network-guided batched
+  search as expert iteration labels with it (``decisions-guided256-8``: a Gumbel root, the
+  per-seat network's priors and values, no rollouts, 8 simulations, 256 at once, where
+  torch is installed), and its ratio to ISMCTS@100 (the target: at least 10).
 - ``shared``: the batched engine at batch 1024, MaskablePPO learning and the torch learner
   with one and two threads, for the first game, on idle cores and beside a busy neighbour
   (another process spinning on one core), with the thread defaults of
@@ -464,6 +467,15 @@ class TimeUp(Exception):
 SEARCH_SIMULATIONS = 100
 SEARCH_BATCH = 64
 SEARCH_STATES = 256
+#: the guided search's row: simulations per decision and decisions searched at once by the
+#: network-guided batched search, and its network's hidden layers (``heist train --method
+#: exit``'s default shape)
+GUIDED_SIMULATIONS = 8
+GUIDED_BATCH = 256
+GUIDED_HIDDEN = (128, 128)
+GUIDED_MODE = f"decisions-guided{GUIDED_BATCH}-{GUIDED_SIMULATIONS}"
+#: the guided search's decisions a second a core, as a multiple of ISMCTS@100's
+GUIDED_TARGET = 10
 
 
 def ismcts_speed(name, num_players, seconds):
@@ -545,6 +557,32 @@ def batch_search_decisions(name, states, simulations, seconds, batch=SEARCH_BATC
     from agents.batch_search import BatchSearchAgent
 
     search = BatchSearchAgent(name, simulations=simulations, seed=0).searcher
+    at = [0]
+
+    def run_batch():
+        rows = np.arange(at[0], at[0] + batch) % len(states)
+        at[0] = (at[0] + batch) % len(states)
+        search.search(states[rows])
+        return batch, 0
+
+    return timed(run_batch, seconds)[0]
+
+
+def guided_search_decisions(name, states, simulations, seconds, batch=GUIDED_BATCH):
+    """The network-guided batched search as expert iteration labels with it (a Gumbel root,
+    PUCT below on the policy head's priors, the per-seat value head's values at the leaves, no
+    rollouts; a fresh network of :data:`GUIDED_HIDDEN`, as fast as a trained one of its shape,
+    on one torch thread): decisions per second over ``states``, ``batch`` searched at once."""
+    import torch
+
+    from agents.batch_search import BatchSearch
+    from agents.network import NetworkEvaluator, PolicyValueNet
+
+    game = heist_envs.get_game(name)
+    torch.set_num_threads(1)
+    seats = game.num_seats(int(states[0]["num_players"]))
+    net = PolicyValueNet(game.obs_size, game.num_actions, GUIDED_HIDDEN, "relu", value_seats=seats)
+    search = BatchSearch(game, NetworkEvaluator(net.eval()), simulations, "gumbel", seed=0)
     at = [0]
 
     def run_batch():
@@ -728,6 +766,9 @@ def search_rows(record, counts, settings):
         for mode, decisions in SEARCH_PLAYERS.items():
             rate = decisions(name, states, SEARCH_SIMULATIONS, seconds)
             record("heist-envs", name, mode.format(SEARCH_SIMULATIONS), n, rate)
+        if installed("torch"):
+            rate = guided_search_decisions(name, states, GUIDED_SIMULATIONS, seconds)
+            record("heist-envs", name, GUIDED_MODE, n, rate)
     if installed("pyspiel"):
         rate = openspiel_ismcts_speed(OPENSPIEL_ISMCTS_GAME, seconds)
         record("openspiel", OPENSPIEL_ISMCTS_GAME, "ismcts-1000", 2, rate)
@@ -932,6 +973,9 @@ RATIOS = (
     Ratio("heist-envs", f"decisions-batch{SEARCH_BATCH}-{SEARCH_SIMULATIONS}",
           ("heist-envs", None, f"decisions-ismcts-{SEARCH_SIMULATIONS}"),
           f"batched search / ISMCTS decisions at {SEARCH_SIMULATIONS} simulations", digits=2),
+    Ratio("heist-envs", GUIDED_MODE, ("heist-envs", None, f"decisions-ismcts-{SEARCH_SIMULATIONS}"),
+          f"guided search at {GUIDED_SIMULATIONS} simulations / ISMCTS decisions at "
+          f"{SEARCH_SIMULATIONS}", after=f"x (target: at least {GUIDED_TARGET}x)"),
     Ratio("heist-envs", "ppo-vs-heuristic", ("heist-envs", None, "ppo-vs-random"),
           "ppo-vs-heuristic / ppo-vs-random", digits=2,
           after=f" (target: at least {HEURISTIC_TRAINING_TARGET})"),

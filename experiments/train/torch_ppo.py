@@ -9,7 +9,7 @@ a rollout is ``--n-steps`` rounds over ``--n-envs`` games, each round one forwar
 network over every game's observation and one step of the self-play games
 (:meth:`heist_envs.core.single_agent.SelfPlayGames.step_arrays`: no Python per game), into
 buffers allocated once. What makes it fast (measured in docs/training/index.md): one trunk for
-the policy and the value (:mod:`experiments.train.network`) computed in bfloat16, two passes
+the policy and the value (:mod:`agents.network`) computed in bfloat16, two passes
 over a rollout in minibatches of 4,096 at a step size of 3e-3 where MaskablePPO makes ten in
 minibatches of 1,024 at 3e-4, and collection without autograd.
 
@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import copy
 import time
-from pathlib import Path
 
 import heist_envs
-from agents.ppo import ACTIVATIONS, DEFAULT_ACTIVATION, checkpoint_info, read_weights, write_info
+from agents.network import PolicyValueNet, sample, save_network
+from agents.ppo import ACTIVATIONS, DEFAULT_ACTIVATION, checkpoint_info, read_weights
 from experiments.common import Interrupted, append_csv
 from experiments.train import sb3
 from experiments.train.evaluate import make_opponents
-from experiments.train.network import PolicyValueNet, sample
 
 #: The learner's defaults where they differ from the SB3 trainer's (``sb3.PPO_SETTINGS``, SB3's
 #: tanh): two passes over a rollout in minibatches of 4,096 with a step size ten times as large
@@ -374,18 +373,6 @@ def metadata(args) -> dict:
     }
 
 
-def save(net, path, game_name, num_players, **extra):
-    """Write ``net`` as a policy-only checkpoint in SB3's layout (what the ``ppo`` agent
-    plays), with its metadata."""
-    import torch
-
-    path = Path(path).with_suffix(".zip")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.sb3_weights(), path)
-    activation = getattr(torch.nn, ACTIVATIONS[net.activation])
-    return write_info(path, game_name, num_players, True, activation, extra)
-
-
 class Run:
     """One training run: the learner, its opponent pool and its schedule of snapshots,
     evaluations and checkpoints."""
@@ -472,8 +459,8 @@ class Run:
             start = time.perf_counter()
             self.evaluate()
             checkpoint = args.out / "checkpoints" / f"step_{steps}.zip"
-            save(self.learner.policy, checkpoint, args.game, args.players, timesteps=steps,
-                 **sb3.side_metadata(args))  # fmt: skip
+            save_network(self.learner.policy, checkpoint, args.game, args.players,
+                         timesteps=steps, **sb3.side_metadata(args))  # fmt: skip
             if args.arena_games:
                 sb3.score_head_to_head(args, checkpoint, steps, args.out / "arena_curve.csv")
             self.evaluation_seconds += time.perf_counter() - start
@@ -489,7 +476,7 @@ class Run:
         result = self.evaluate()
         seconds = {**learner.seconds, "evaluations": self.evaluation_seconds}
         seconds["python"] = train_seconds - sum(seconds.values())
-        save(
+        save_network(
             learner.policy,
             args.out / "final",
             args.game,
@@ -516,7 +503,7 @@ class Run:
             return "nothing was trained yet, nothing kept"
         steps, weights = self.learner.kept
         self.learner.policy.load_state_dict(weights)
-        path = save(
+        path = save_network(
             self.learner.policy,
             self.args.out / "interrupted",
             self.args.game,

@@ -91,6 +91,28 @@ def test_imitation_keeps_its_last_iteration_and_stops_its_workers(tmp_path):
     PPOAgent(checkpoint, "art_robbery")
 
 
+def test_exit_keeps_its_last_iteration_and_the_curve(tmp_path):
+    run = tmp_path / "run"
+    argv = ["--method", "exit", "--game", "art_robbery", "--iterations", "100000"]
+    argv += ["--games-per-iteration", "4", "--simulations", "4", "--epochs", "1"]
+    argv += ["--eval-games", "4", "--net-arch", "16"]
+    code, _, lines = interrupt(
+        tmp_path, [*argv, "--out", str(run)], lambda: rows(run / "exit.csv") >= 1
+    )
+    assert code == 130 and len(lines) == 1, lines
+    iteration = int(lines[0].split("after iteration ")[1].split()[0])
+    checkpoint = run / "checkpoints" / f"iter_{iteration}.zip"
+    assert lines[0] == (
+        f"heist train: interrupted: kept the network after iteration {iteration} in "
+        f"{checkpoint}, and the learning curve of its {iteration + 1} iterations in "
+        f"{run / 'exit.csv'} and {run / 'learning_curve.png'}"
+    )
+    assert rows(run / "exit.csv") >= iteration + 1
+    assert (run / "learning_curve.png").stat().st_size > 0 and not (run / "final.zip").exists()
+    make_agent("ismcts", "art_robbery", network=str(checkpoint), simulations=4)
+    PPOAgent(checkpoint, "art_robbery")
+
+
 def test_weights_writes_the_table_of_its_last_generation(tmp_path):
     table, curve = tmp_path / "weights.json", tmp_path / "curve.png"
     argv = ["--method", "weights", "--game", "toits_de_paris", "--generations", "100000"]

@@ -12,10 +12,10 @@ import torch
 pytest.importorskip("sb3_contrib")
 
 import heist_envs  # noqa: E402
+from agents.network import PolicyValueNet, sample, save_network  # noqa: E402
 from agents.ppo import PPOAgent, load_policy  # noqa: E402
 from experiments.common import Interrupted  # noqa: E402
 from experiments.train import evaluate, torch_ppo  # noqa: E402
-from experiments.train.network import PolicyValueNet, sample  # noqa: E402
 from heist_envs.core.sb3_vec import SelfPlayVecEnv  # noqa: E402
 from heist_envs.core.single_agent import PolicyOpponent, SelfPlayGames  # noqa: E402
 
@@ -179,7 +179,7 @@ def test_the_exported_policy_computes_what_the_network_computes(tmp_path):
     net = PolicyValueNet(game.obs_size, game.num_actions, (32, 16), "relu")
     with torch.no_grad():
         net.value_head.bias.fill_(0.3)  # not the initial 0
-    path = torch_ppo.save(net, tmp_path / "net", game.name, 3, timesteps=0)
+    path = save_network(net, tmp_path / "net", game.name, 3, timesteps=0)
     policy = load_policy(path)
     env = SelfPlayGames(game, 16, 3, seed=2)
     env.reset()

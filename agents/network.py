@@ -1,0 +1,281 @@
+"""The policy-and-value network: one trunk of fully connected layers over a seat's
+observation, shared by a policy head (a logit per action, illegal actions masked) and a value
+head: the observing seat's expected return (:mod:`experiments.train.torch_ppo`), or with
+``value_seats`` every seat's, relative to the observer (column k: seat ``(observer + k) % n``;
+a seat's return is its team's outcome where teams play), which guides the batched search
+(:class:`NetworkEvaluator`) and which expert iteration trains (:mod:`experiments.train.exit`).
+
+It needs torch alone (no stable-baselines3), so that any trainer can use it as a policy and a
+value, a search-guided one included. Its checkpoints are written in SB3's ``MlpPolicy``
+layout, the trunk copied into both the actor's and the critic's layers
+(:meth:`PolicyValueNet.sb3_weights`; the per-seat head beside them as ``seat_value_net``, its
+observer's column as SB3's ``value_net``): the ``ppo`` agent (:mod:`agents.ppo`), the arena,
+``experiments.train.evaluate`` and ``heist train --init`` read them as they read every other
+policy, and :meth:`PolicyValueNet.from_sb3_weights` reads them back (or any SB3 policy's
+actor).
+
+One trunk instead of SB3's two halves the arithmetic of every pass; the first layer, over
+observations of 400 to 1,294 numbers, is most of it. With ``low_precision`` the trunk computes
+in bfloat16 (its weights kept in float32, the heads in float32): its first layer three times
+as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
+so the probabilities an update recomputes are those the rollout was played with
+(docs/training/index.md has the measurements, and those of the sparse layers that lost).
+The ``ppo`` agent plays an exported network in float32.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional
+
+import heist_envs
+from agents.ppo import (
+    ACTIVATIONS,
+    DEFAULT_ACTIVATION,
+    check_checkpoint,
+    file_digest,
+    hidden_layers,
+    read_weights,
+    write_info,
+)
+from heist_envs.core.errors import GameRecordError
+
+#: The logit of an illegal action: its probability is exactly 0, and 0 * logit stays finite
+#: in the entropy (as sb3-contrib's masked distribution does it).
+ILLEGAL_LOGIT = -1e8
+
+
+class PolicyValueNet(nn.Module):
+    """``hidden`` layers of ``activation`` units over ``obs_size`` inputs, then a policy head
+    of ``num_actions`` logits and a value head of ``value_seats`` values (1: the observer's;
+    the seats of the table: every seat's, relative to the observer). ``forward(obs, masks)``
+    gives the masked logits and the values of a batch (a column per seat where there are
+    several)."""
+
+    def __init__(
+        self,
+        obs_size,
+        num_actions,
+        hidden=(128, 128),
+        activation="tanh",
+        low_precision=False,
+        value_seats=1,
+    ):
+        super().__init__()
+        layers, width = [], obs_size
+        for size in hidden:
+            layers += [nn.Linear(width, size), getattr(nn, ACTIVATIONS[activation])()]
+            width = size
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = nn.Linear(width, num_actions)
+        self.value_head = nn.Linear(width, value_seats)
+        self.activation = activation
+        self.low_precision = low_precision
+        # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start
+        for layer in self.trunk[::2]:
+            nn.init.orthogonal_(layer.weight, 2**0.5)
+            nn.init.zeros_(layer.bias)
+        for head, gain in ((self.policy_head, 0.01), (self.value_head, 1.0)):
+            nn.init.orthogonal_(head.weight, gain)
+            nn.init.zeros_(head.bias)
+
+    @property
+    def hidden(self) -> list[int]:
+        return [layer.out_features for layer in self.trunk[::2]]
+
+    @property
+    def value_seats(self) -> int:
+        return self.value_head.out_features
+
+    @property
+    def obs_dtype(self) -> torch.dtype:
+        """The dtype the first layer reads (a rollout may store observations in it)."""
+        return torch.bfloat16 if self.low_precision else torch.float32
+
+    def features(self, obs):
+        """The trunk's output (float32) for a batch of observations (any dtype)."""
+        if not self.low_precision:
+            return self.trunk(obs.float())
+        x, low = obs.to(torch.bfloat16), torch.bfloat16
+        for layer, activation in zip(self.trunk[::2], self.trunk[1::2], strict=True):
+            x = activation(functional.linear(x, layer.weight.to(low), layer.bias.to(low)))
+        return x.float()
+
+    def forward(self, obs, masks):
+        """(logits with illegal actions at :data:`ILLEGAL_LOGIT`, values) of a batch;
+        ``masks`` is bool, True where an action is legal."""
+        x = self.features(obs)
+        logits = self.policy_head(x).masked_fill(~masks, ILLEGAL_LOGIT)
+        values = self.value_head(x)
+        return logits, values.squeeze(-1) if self.value_seats == 1 else values
+
+    def action_logits(self, obs):
+        """The policy's logits (unmasked) of a batch on the CPU, wherever the network is:
+        what :class:`heist_envs.core.single_agent.PolicyOpponent` plays a snapshot with."""
+        device = self.policy_head.weight.device
+        return self.policy_head(self.features(obs.to(device))).cpu()
+
+    def predict(self, obs, action_masks, deterministic=True):
+        """(actions, None) for a batch of observations and masks (numpy), as SB3's
+        ``predict`` answers: the most likely legal action, or one drawn with
+        ``deterministic=False``. What ``experiments.train.evaluate.win_rate`` plays."""
+        device = self.policy_head.weight.device
+        with torch.inference_mode():
+            obs = torch.as_tensor(obs, device=device)
+            masks = torch.as_tensor(action_masks, device=device).bool()
+            logits, _ = self(obs, masks)
+            actions = logits.argmax(-1) if deterministic else sample(logits)
+        return actions.cpu().numpy(), None
+
+    def set_training_mode(self, mode):
+        """``train(mode)`` under SB3's name, which the trainers' snapshot pool calls
+        (:class:`experiments.train.sb3.SelfPlay`)."""
+        self.train(mode)
+
+    # SB3's layout ------------------------------------------------------------------------------
+
+    def sb3_weights(self) -> dict:
+        """The weights in SB3's ``MlpPolicy`` layout (``mlp_extractor.policy_net`` and
+        ``value_net`` both the trunk, ``action_net`` the policy head, ``value_net`` the value
+        head's observer column; a per-seat head also whole as ``seat_value_net``), on the
+        CPU."""
+        weights = {}
+        for k, layer in enumerate(self.trunk[::2]):
+            for net in ("policy_net", "value_net"):
+                weights[f"mlp_extractor.{net}.{2 * k}.weight"] = layer.weight
+                weights[f"mlp_extractor.{net}.{2 * k}.bias"] = layer.bias
+        weights["action_net.weight"] = self.policy_head.weight
+        weights["action_net.bias"] = self.policy_head.bias
+        weights["value_net.weight"] = self.value_head.weight[:1]
+        weights["value_net.bias"] = self.value_head.bias[:1]
+        if self.value_seats > 1:
+            weights["seat_value_net.weight"] = self.value_head.weight
+            weights["seat_value_net.bias"] = self.value_head.bias
+        return {key: tensor.detach().cpu().clone() for key, tensor in weights.items()}
+
+    @classmethod
+    def from_sb3_weights(cls, weights, activation, low_precision=False, seat_values=False):
+        """A network holding an SB3 policy's actor (its layers as the trunk, its action net
+        as the policy head), and its value head where the critic's layers are the actor's
+        (a network of this class saved it); returns (network, whether the value came too).
+        A policy with a critic of its own (any SB3 run's) leaves the value head fresh. With
+        ``seat_values`` the value head is the saved per-seat one (``seat_value_net``, which
+        must be there), else the observer's value alone."""
+        trunk = hidden_layers(weights, "policy_net")
+        net = cls(
+            weights["mlp_extractor.policy_net.0.weight"].shape[1],
+            weights["action_net.weight"].shape[0],
+            trunk,
+            activation,
+            low_precision,
+            weights["seat_value_net.weight"].shape[0] if seat_values else 1,
+        )
+        for k, layer in enumerate(net.trunk[::2]):
+            layer.weight.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
+            layer.bias.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
+        net.policy_head.weight.data.copy_(weights["action_net.weight"])
+        net.policy_head.bias.data.copy_(weights["action_net.bias"])
+        shared = hidden_layers(weights, "value_net") == trunk and all(
+            torch.equal(tensor, weights[key.replace("policy_net", "value_net")])
+            for key, tensor in weights.items()
+            if key.startswith("mlp_extractor.policy_net.")
+        )
+        value = "seat_value_net" if seat_values else "value_net"
+        if shared:
+            net.value_head.weight.data.copy_(weights[f"{value}.weight"])
+            net.value_head.bias.data.copy_(weights[f"{value}.bias"])
+        return net, shared
+
+
+def sample(logits, generator=None):
+    """One action per row of masked logits, drawn from their softmax (the Gumbel-max trick:
+    one uniform per logit, no normalising)."""
+    uniform = torch.rand(logits.shape, generator=generator, device=logits.device)
+    return (logits - torch.log(-torch.log(uniform.clamp_min(1e-20)))).argmax(-1)
+
+
+# Checkpoints -------------------------------------------------------------------------------------
+
+
+def save_network(net, path, game_name, num_players, **extra) -> Path:
+    """Write ``net`` as a policy-only checkpoint in SB3's layout (what the ``ppo`` agent
+    plays), with its metadata: the game, player count, ``value_seats`` and the file's
+    ``weights_sha256``, which loading checks."""
+    path = Path(path).with_suffix(".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.sb3_weights(), path)
+    activation = getattr(torch.nn, ACTIVATIONS[net.activation])
+    extra = {**extra, "value_seats": net.value_seats, "weights_sha256": file_digest(path)}
+    return write_info(path, game_name, num_players, True, activation, extra)
+
+
+def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int]:
+    """The per-seat network saved at ``path`` for ``game_name`` (and ``num_players``, its own
+    count if None) and the player count; a GameRecordError in one line where the checkpoint
+    is for another game, count or one side, has no value per seat, or cannot be read."""
+    game = heist_envs.get_game(game_name)
+    info, num_players = check_checkpoint(path, game.name, num_players)
+    if info.get("side") is not None:
+        raise GameRecordError(
+            f"checkpoint {path} plays the {info['side']} only; a search guide plays every "
+            "seat (heist train --method exit writes one)"
+        )
+    seats = game.num_seats(num_players)
+    if info.get("value_seats") != seats:
+        raise GameRecordError(
+            f"checkpoint {path} has {info.get('value_seats', 1)} value(s) per decision; a "
+            f"search guide for {game.name} with {num_players} players has one per seat "
+            f"({seats}), as heist train --method exit writes it"
+        )
+    weights = read_weights(path, info.get("policy_only"))
+    activation = info.get("activation", DEFAULT_ACTIVATION).lower()
+    try:
+        net, _ = PolicyValueNet.from_sb3_weights(weights, activation, seat_values=True)
+    except (KeyError, RuntimeError, IndexError) as error:
+        reason = str(error).splitlines()[0] if str(error) else repr(error)
+        raise GameRecordError(
+            f"checkpoint {path}: its weights are not a network ({reason})"
+        ) from None
+    shape = (net.trunk[0].in_features, net.policy_head.out_features, net.value_seats)
+    if shape != (game.obs_size, game.num_actions, seats):
+        raise GameRecordError(
+            f"checkpoint {path}: its network reads {shape[0]} numbers and writes {shape[1]} "
+            f"moves and {shape[2]} values; {game.name} needs {game.obs_size}, "
+            f"{game.num_actions} and {seats}"
+        )
+    return net.eval(), num_players
+
+
+# The search's guide ------------------------------------------------------------------------------
+
+
+class NetworkEvaluator:
+    """The batched search's evaluator (:class:`agents.batch_search.Evaluator`) from a
+    per-seat network: each leaf's prior is the policy head's softmax over its legal moves,
+    its values the value head's, all the leaves of a simulation step in one forward pass.
+    ``mix`` in [0, 1] blends in the values of ``rollouts`` (a
+    :class:`~agents.batch_search.RolloutEvaluator`): ``(1 - mix) * network + mix * rollout``."""
+
+    scores_finished = False
+
+    def __init__(self, net, mix=0.0, rollouts=None):
+        if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0 <= mix <= 1:
+            raise ValueError(f"mix must be a number from 0 to 1, got {mix!r:.80}")
+        if mix > 0 and rollouts is None:
+            raise ValueError("mix above 0 blends in rollouts: give the rollout evaluator")
+        self.net, self.mix, self.rollouts = net, float(mix), rollouts
+
+    def __call__(self, leaves):
+        with torch.inference_mode():
+            obs = torch.from_numpy(leaves.observations)
+            masks = torch.from_numpy(leaves.masks).bool()
+            logits, values = self.net(obs, masks)
+            priors = torch.softmax(logits, -1).numpy()
+            values = values.reshape(len(leaves), -1).numpy()
+        if self.mix > 0:
+            values = (1 - self.mix) * values + self.mix * self.rollouts(leaves)[1]
+        return priors, values.astype(np.float32)
