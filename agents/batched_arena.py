@@ -339,10 +339,10 @@ def play_batched(plan):
             )  # fmt: skip
         else:
             game.returns(t.states[i], returns)
-            scores = game.scores(s)
+            score = game.scores(s).get("score")  # of the results, what a record keeps
             result = GameResult(
                 returns.tolist(),
-                [{k: v[seat] for k, v in scores.items()} for seat in range(plan.num_seats)],
+                [{} if score is None else {"score": score[k]} for k in range(plan.num_seats)],
                 int(s.status) == TRUNCATED,
                 decisions,
                 seat_decisions=counts,

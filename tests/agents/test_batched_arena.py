@@ -1,0 +1,61 @@
+"""The batched route plays the serial route's games, and says when a table cannot take it."""
+
+import logging
+
+import numpy as np
+import pytest
+
+from agents.arena import Entrant, agent_seed, tournament
+from agents.base import make_random
+from agents.batched_arena import seat_seeds
+from heist_envs.core.policy_rng import rng_state
+
+
+def both_routes(agents, game="art_robbery", games=6, num_players=3, **kwargs):
+    kwargs = dict(
+        games=games, num_players=num_players, seed=11, workers=1, progress=False, **kwargs
+    )
+    serial = tournament(game, agents, batched=False, **kwargs)
+    batched = tournament(game, agents, batched=True, **kwargs)
+    return serial, batched
+
+
+def test_seat_seeds_are_the_serial_routes_agent_seeds_and_random_states():
+    seeds = np.array([0, 1, 2**32 - 1, 2**32, 2**64 - 1, 123456789012345], np.uint64)
+    agent_seeds = np.zeros((len(seeds), 4), np.uint64)
+    rngs = np.zeros((len(seeds), 4, 1), np.uint64)
+    seat_seeds(np.arange(len(seeds)), seeds, agent_seeds, rngs)
+    for g, seed in enumerate(seeds.tolist()):
+        for seat in range(4):
+            assert agent_seeds[g, seat] == agent_seed(seed, seat)
+            assert rngs[g, seat, 0] == rng_state(int(agent_seeds[g, seat]))[0]
+
+
+def test_heuristics_play_the_same_games_on_both_routes():
+    serial, batched = both_routes(["heuristic", "heuristic", "random"])
+    assert serial.to_dict() == batched.to_dict()
+    assert len({tuple(r["rewards"]) for r in batched.games}) > 1  # not one game replayed
+    assert all(sum(r["seat_decisions"]) == r["decisions"] for r in batched.games)
+
+
+def test_game_options_deal_as_the_env_deals():
+    serial, batched = both_routes(["heuristic", "random"], options={"max_turns": 20})
+    assert serial.to_dict() == batched.to_dict()
+    assert any(r["truncated"] for r in batched.games)
+
+
+def test_a_network_plays_the_same_games_on_both_routes():
+    pytest.importorskip("sb3_contrib")
+    serial, batched = both_routes(["ppo", "heuristic"], games=4, num_players=4)
+    assert serial.to_dict() == batched.to_dict()
+
+
+def test_a_table_that_cannot_batch_plays_one_game_at_a_time_and_says_so(caplog):
+    factory = Entrant("mine", make_random)
+    with caplog.at_level(logging.WARNING, logger="agents.arena"):
+        serial, batched = both_routes([factory, "random"], games=2)
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "art_robbery: not batched, one game at a time: mine is none of heuristic, ppo, random"
+    ]
+    assert serial.to_dict() == batched.to_dict()
