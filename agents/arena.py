@@ -696,12 +696,17 @@ def play_tournaments(plans, workers=None, progress=True, batched=None) -> list[T
 
 
 def _batched_first(plans, fast, played):
-    """The games of the batched route's tournaments (plan indices ``fast``), then ``played``;
-    yields (plan index, record)."""
+    """The games of the batched route's tournaments (plan indices ``fast``), a game of each
+    in turn, then ``played``; yields (plan index, record)."""
     with contextlib.closing(played):
-        for which in fast:
-            for record in play_batched(plans[which]):
-                yield which, record
+        going = [(which, play_batched(plans[which])) for which in fast]
+        while going:
+            for entry in list(going):
+                record = next(entry[1], None)
+                if record is None:
+                    going.remove(entry)
+                else:
+                    yield entry[0], record
         yield from played
 
 
