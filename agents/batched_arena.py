@@ -176,10 +176,6 @@ def unbatched_reason(entrant) -> str | None:
     """Why ``entrant`` cannot play in the batched route (None: it can)."""
     if not isinstance(entrant.agent, str) or entrant.agent not in BATCHED_AGENTS:
         return f"{entrant.label} is none of {', '.join(BATCHED_AGENTS)}"
-    if entrant.time_limit:
-        return f"{entrant.label} has a time limit"
-    if entrant.agent == "ppo" and entrant.kwargs.get("deterministic") is False:
-        return f"{entrant.label} samples its moves"
     return None
 
 
@@ -247,6 +243,8 @@ class _Table:
         self.masks = np.zeros((batch, game.num_actions), np.int8)
         self.counts = np.zeros((batch, 1 + seats), np.int64)
         self.illegal = np.zeros(batch, np.bool_)
+        self.late = np.full(batch, -1, np.int64)  # the seat whose decision overran its limit
+        self.late_by = np.zeros(batch)
         self.bad = np.zeros(batch, np.int64)
         self.rngs = np.zeros((batch, seats, 1), np.uint64)
         self.agent_seeds = np.zeros((batch, seats), np.uint64)
@@ -307,17 +305,23 @@ def play_batched(plan):
             t.states, rows, seeds, t.template, dealt, t.actors, t.obs, t.masks, t.counts, t.illegal
         )
         t.live[rows] = True
+        t.late[rows] = -1
+
+    limits = np.array([e.time_limit or np.inf for e in entrants])
 
     def timed(call, *args):
-        before, started = t.counts[:, 1:].copy(), time.process_time()
+        before, started = t.counts[:, 1:].copy(), time.perf_counter()
+        cpu_started = time.process_time()
         result = call(*args)
-        spent = time.process_time() - started
-        by_owner = np.bincount(
-            t.owners.ravel(), weights=(t.counts[:, 1:] - before).ravel(), minlength=len(agents)
-        )
+        spent, wall = time.process_time() - cpu_started, time.perf_counter() - started
+        moved = t.counts[:, 1:] - before
+        by_owner = np.bincount(t.owners.ravel(), weights=moved.ravel(), minlength=len(agents))
         if by_owner.sum():
             cpu[:] += spent * by_owner / by_owner.sum()
             made[:] += by_owner
+            share = wall / by_owner.sum()  # each decision's share of the call's wall time
+            for i, seat in zip(*np.nonzero((moved > 0) & (share > limits[t.owners])), strict=True):
+                t.late[i], t.late_by[i] = seat, share
         return result
 
     def external(player, rows):
@@ -331,7 +335,13 @@ def play_batched(plan):
         counts = t.counts[i, 1:].tolist()
         seconds = [float(per_decision[o] * n) for o, n in zip(owner, counts, strict=True)]
         decisions = int(t.counts[i, 0]) - int(t.illegal[i])
-        if t.illegal[i]:
+        if t.late[i] >= 0:
+            result = forfeit_result(
+                game, num_players, int(t.late[i]), decisions, "timeout",
+                f"a decision took {t.late_by[i]:.1f} s (its share of a batch)", owners=owner,
+                seat_decisions=counts, act_cpu_seconds=seconds,
+            )  # fmt: skip
+        elif t.illegal[i]:
             result = forfeit_result(
                 game, num_players, int(t.actors[i]), decisions, "illegal action",
                 **illegal_fields(game, s, int(t.bad[i])), owners=owner,
@@ -353,14 +363,15 @@ def play_batched(plan):
 
     fill(np.arange(len(t.states)))
     while t.live.any():
-        timed(advance, t.states, t.live, t.actors, t.obs, t.masks, t.slots, params, t.rngs,
+        on_time = t.live & (t.late < 0)
+        timed(advance, t.states, on_time, t.actors, t.obs, t.masks, t.slots, params, t.rngs,
               t.counts, t.illegal, t.bad)  # fmt: skip
         running = t.states["status"] == RUNNING
-        ended = np.flatnonzero(t.live & (~running | t.illegal))
+        ended = np.flatnonzero(t.live & (~running | t.illegal | (t.late >= 0)))
         for i in ended:
             yield record(i)
         fill(ended)
-        waiting = np.flatnonzero(t.live & running & ~t.illegal)
+        waiting = np.flatnonzero(t.live & running & ~t.illegal & (t.late < 0))
         owner = t.owners[waiting, t.actors[waiting]]
         for k in np.unique(owner):
             timed(external, players[k], waiting[owner == k])

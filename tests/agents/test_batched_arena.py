@@ -1,11 +1,12 @@
 """The batched route plays the serial route's games, and says when a table cannot take it."""
 
 import logging
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from agents.arena import Entrant, agent_seed, tournament
+from agents.arena import Entrant, agent_seed, parse_entrant, tournament
 from agents.base import make_random
 from agents.batched_arena import seat_seeds
 from heist_envs.core.policy_rng import rng_state
@@ -59,3 +60,11 @@ def test_a_table_that_cannot_batch_plays_one_game_at_a_time_and_says_so(caplog):
         "art_robbery: not batched, one game at a time: mine is none of heuristic, ppo, random"
     ]
     assert serial.to_dict() == batched.to_dict()
+
+
+def test_a_decision_past_its_time_limit_loses_the_game_on_the_batched_route():
+    hurried = replace(parse_entrant("heuristic"), time_limit=1e-12)
+    result = tournament("art_robbery", [hurried, "random"], games=4, num_players=2, seed=1,
+                        progress=False, batched=True)  # fmt: skip
+    assert [f["reason"] for f in result.forfeits] == ["timeout"] * 4
+    assert {f["entrant"] for f in result.forfeits} == {"heuristic"}
