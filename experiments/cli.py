@@ -70,6 +70,18 @@ def add_tournament_limits(parser, time_limit, time_limit_help):
         "--time-limit", type=float, default=time_limit, metavar="SECONDS", help=time_limit_help
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--route",
+        choices=tuple(ROUTES),
+        default="auto",
+        help="auto: a table of only heuristic, ppo and random agents plays its games many at "
+        "once (the same games as one at a time), the others one at a time; batched: the same, "
+        "saying which table cannot batch; serial: every game one at a time",
+    )
+
+
+#: --route -> the ``batched`` argument of :func:`agents.arena.play_tournaments`
+ROUTES = {"auto": None, "batched": True, "serial": False}
 
 
 def check_numbers(args):
@@ -124,6 +136,7 @@ def run_arena(args):
             seed=args.seed,
             workers=args.workers,
             progress=not args.no_progress,
+            batched=ROUTES[args.route],
         )
     except TournamentInterrupted as stop:
         result = stop.results[0]
@@ -209,6 +222,7 @@ def run_eval(args):
             workers=args.workers,
             time_limit=args.time_limit,
             progress=not args.no_progress,
+            batched=ROUTES[args.route],
         )
     except Interrupted as stop:
         if stop.kept is None:

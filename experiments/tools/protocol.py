@@ -346,12 +346,14 @@ def evaluate(
     progress=True,
     show=print,
     ratings_path=RATINGS,
+    batched=None,
 ) -> Card:
     """Run the protocol for ``agent`` (an agent spec) on ``game_name``: every player count of
     the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`),
     the agent's decisions limited to ``time_limit`` seconds. Bad input (an unknown game or
     count, a bad number, a spec that does not load, an agent that plays no count) raises a
-    ValueError before any game is played. Ctrl-C during the games raises
+    ValueError before any game is played. ``batched``: the route of the tables
+    (:func:`agents.arena.play_tournaments`). Ctrl-C during the games raises
     :class:`~experiments.common.Interrupted`, its ``kept`` the partial card."""
     game = heist_envs.get_game(game_name)
     if time_limit is None:
@@ -396,7 +398,7 @@ def evaluate(
         )
 
     try:
-        return card(play_tournaments(plans, workers, progress))
+        return card(play_tournaments(plans, workers, progress, batched))
     except TournamentInterrupted as stop:
         kept = card(stop.results)
         raise Interrupted(f"{kept.games} of {kept.planned_games} games played", kept) from None
