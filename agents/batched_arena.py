@@ -361,6 +361,12 @@ def play_batched(plan):
         t.live[i] = False
         return game_record(task, labels, result)
 
+    none = np.zeros(0, np.int64)  # compile the loops (first use in a process) before timing
+    deal(t.states, none, none.astype(np.uint64), t.template, dealt, t.actors, t.obs, t.masks,
+         t.counts, t.illegal)  # fmt: skip
+    advance(t.states, t.live, t.actors, t.obs, t.masks, t.slots, params, t.rngs, t.counts,
+            t.illegal, t.bad)  # fmt: skip
+    play(t.states, none, none, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad)
     fill(np.arange(len(t.states)))
     while t.live.any():
         on_time = t.live & (t.late < 0)
