@@ -180,8 +180,9 @@ def add_eval_arguments(parser):
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES} (a smoke "
-        "test: its card is marked quick)",
+        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES}, "
+        f"{protocol.QUICK_BATCHED_GAMES} at a table that batches (a smoke test: its card is "
+        "marked quick)",
     )
     parser.add_argument("--out", help="write card.md and card.json into this folder")
     parser.add_argument("--json", help="write the card's JSON to this file")

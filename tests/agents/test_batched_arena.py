@@ -68,3 +68,18 @@ def test_a_decision_past_its_time_limit_loses_the_game_on_the_batched_route():
                         progress=False, batched=True)  # fmt: skip
     assert [f["reason"] for f in result.forfeits] == ["timeout"] * 4
     assert {f["entrant"] for f in result.forfeits} == {"heuristic"}
+
+
+def test_the_quick_card_plays_more_games_at_the_tables_that_batch(monkeypatch):
+    from experiments.tools import protocol
+
+    monkeypatch.setattr(protocol, "POOL", ("random", "ismcts:simulations=2"))
+    monkeypatch.setattr(protocol, "QUICK_BATCHED_GAMES", 30)
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 2)
+    card = protocol.evaluate("heuristic", "art_robbery", counts=[2], quick=True, workers=1,
+                             progress=False, show=lambda *a: None)  # fmt: skip
+    assert [t["games"] for t in card.tables] == [30, 2]
+    assert "2 games per table (30 at a table whose agents play batched)" in card.markdown()
+    serial = protocol.evaluate("heuristic", "art_robbery", counts=[2], quick=True, workers=1,
+                               progress=False, show=lambda *a: None, batched=False)  # fmt: skip
+    assert [t["games"] for t in serial.tables] == [2, 2]
