@@ -85,8 +85,9 @@ SEED = 31
 GAMES = 200
 QUICK_GAMES = 10
 #: ``--quick``: games per table whose agents all play in the arena's batched route
-#: (:mod:`agents.batched_arena`), whose games cost milliseconds: enough to pin the anchored
-#: rating down to about ±2
+#: (:mod:`agents.batched_arena`), whose games cost milliseconds: enough to bring the anchored
+#: rating's sigma down to the floor that OpenSkill's per-game drift (tau) leaves, that of the
+#: frozen references' own ratings
 QUICK_BATCHED_GAMES = 1000
 #: the most seconds one of the agent's decisions may take; past it, that game is lost
 TIME_LIMIT = 10.0
