@@ -378,12 +378,6 @@ def unique_labels(entrants: list[Entrant]) -> list[Entrant]:
 # Schedule -------------------------------------------------------------------------------------
 
 
-def side_seats(game, num_players) -> list[list[int]]:
-    """The seats of each side: one seat per side, or a team's seats (``game.teams``)."""
-    teams = game.teams(num_players)
-    return [[k for k, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
-
-
 def schedule(num_entrants, num_sides) -> list[tuple[int, ...]]:
     """Seatings (entrant index per side) that a tournament cycles through.
 
@@ -447,7 +441,7 @@ class _Table:
     ):
         self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
         self.entrants = entrants
-        self.sides = side_seats(self.env.game, self.env.num_players)
+        self.sides = self.env.game.side_seats(self.env.num_players)
         self.build_limit = build_limit
         self.watch = watch
         self.processes = processes
@@ -591,7 +585,7 @@ def plan_tournament(
         except Exception as error:
             why = error_text(error)
             raise ValueError(f"agent {entrant.label!r} cannot be built: {why}") from error
-    sides = side_seats(game, num_players)
+    sides = game.side_seats(num_players)
     seatings = schedule(len(entrants), len(sides))
     total = -(-games // len(seatings)) * len(seatings)
     seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()

@@ -49,7 +49,6 @@ from agents.arena import (
     rate,
     rate_summary,
     side_outcomes,
-    side_seats,
     unique_labels,
 )
 from agents.batched_arena import unbatched_reason
@@ -436,7 +435,7 @@ def plan_tables(
         if why:
             cannot.setdefault(why, []).append(num_players)
             continue
-        sides = len(side_seats(game, num_players))
+        sides = len(game.side_seats(num_players))
         for index, spec in enumerate(POOL):
             reference = parse_entrant(spec)
             why = builds(reference, game, num_players)
@@ -633,7 +632,7 @@ def rate_person(path, game_name=None, counts=None, ratings_path=RATINGS) -> Pers
             not_rated[table] += 1
             continue
         spec, side = table
-        sides = side_seats(game, saved.record.num_players)
+        sides = game.side_seats(saved.record.num_players)
         copies = unique_labels([parse_entrant(spec)] * (len(sides) - 1))
         others = iter(range(1, len(sides)))
         seating = [0 if i == side else next(others) for i in range(len(sides))]
@@ -662,7 +661,7 @@ def card_table(game, saved, frozen) -> tuple[str, int] | str:
     n = record.num_players
     if game.check_options(record.options) != game.check_options({}):
         return f"played with options {record.options}; the card's games use the defaults"
-    sides = side_seats(game, n)
+    sides = game.side_seats(n)
     mine = saved.person_seats
     if mine not in sides:
         return "the person held other seats than one side (at the card's tables a player holds one)"
@@ -690,7 +689,7 @@ def person_tables(game, where, results) -> list[dict]:
             "reference": spec,
             "games": len(wins),
             **rate_summary(sum(wins), len(wins)),
-            "fair_share": 1 / len(side_seats(game, n)),
+            "fair_share": 1 / len(game.side_seats(n)),
         }
         for (n, spec), wins in sorted(won.items(), key=lambda kv: (kv[0][0], POOL.index(kv[0][1])))
     ]
