@@ -13,6 +13,7 @@ network or random; a network plays all the games waiting on it in one forward pa
 
 from __future__ import annotations
 
+import functools
 import time
 
 import numba as nb
@@ -111,8 +112,9 @@ def table_loops(game, act):
     ``deal`` deals game ``rows[j]`` anew from ``seeds[j]`` (from ``template``'s
     configuration; with ``dealt``, the records are already dealt) and clears its counts;
     ``advance`` plays, in every live game, the moves of the seats a compiled agent holds
-    (``slots[i, seat]``: its row of ``params``; -1: another agent's seat) until the game
-    ends or waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``.
+    (``slots[i, seat]``: its row of ``params`` and of ``forbid``, the actions it may not
+    take unless nothing legal is left; -1: another agent's seat) until the game ends or
+    waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``.
     An illegal action is not played: the game is marked ``illegal`` and keeps it in ``bad``.
     """
     key = (game.name, act)
@@ -149,7 +151,10 @@ def table_loops(game, act):
             observe(s, s.actor, obs[i])
 
     @nb.njit
-    def advance(states, live, actors, obs, masks, slots, params, rngs, counts, illegal, bad):
+    def advance(
+        states, live, actors, obs, masks, slots, params, forbid, rngs, counts, illegal, bad
+    ):
+        allowed = np.empty(masks.shape[1], np.int8)
         for i in range(len(states)):
             if not live[i]:
                 continue
@@ -159,7 +164,12 @@ def table_loops(game, act):
                 slot = slots[i, seat]
                 if slot < 0:
                     break
-                action = np.int64(act(obs[i], masks[i], params[slot], rngs[i, seat]))
+                left = 0
+                for a in range(masks.shape[1]):
+                    allowed[a] = masks[i, a] if forbid[slot, a] == 0 else 0
+                    left += allowed[a]
+                mask = allowed if left > 0 else masks[i]
+                action = np.int64(act(obs[i], mask, params[slot], rngs[i, seat]))
                 move(s, i, seat, action, actors, obs, masks, counts, illegal, bad)
 
     @nb.njit
@@ -173,10 +183,27 @@ def table_loops(game, act):
 
 
 def unbatched_reason(entrant) -> str | None:
-    """Why ``entrant`` cannot play in the batched route (None: it can)."""
-    if not isinstance(entrant.agent, str) or entrant.agent not in BATCHED_AGENTS:
-        return f"{entrant.label} is none of {', '.join(BATCHED_AGENTS)}"
-    return None
+    """Why ``entrant`` cannot play in the batched route (None: it can): it plays there if it
+    is one of :data:`BATCHED_AGENTS`, or the heuristic restricted by forbidden actions
+    (:func:`agents.restricted.make_restricted` without a rule)."""
+    if isinstance(entrant.agent, str) and entrant.agent in BATCHED_AGENTS:
+        return None
+    if _restricted_heuristic(entrant.agent):
+        return None
+    return f"{entrant.label} is none of {', '.join(BATCHED_AGENTS)}"
+
+
+def _restricted_heuristic(factory) -> bool:
+    from .registry import parse_spec
+    from .restricted import make_restricted
+
+    if not isinstance(factory, functools.partial) or factory.func is not make_restricted:
+        return False
+    given = factory.keywords
+    agent = given.get("agent", "random")
+    return (
+        given.get("rule") is None and isinstance(agent, str) and parse_spec(agent)[0] == "heuristic"
+    )
 
 
 def batch_reason(plan) -> str | None:
@@ -263,13 +290,20 @@ def play_batched(plan):
     forward passes it played in, per decision."""
     from .arena import GameResult, forfeit_result, game_record, illegal_fields, seat_entrants
     from .compiled import HeuristicAgent
+    from .restricted import RestrictedAgent
 
     game, num_players, entrants = plan.game, plan.num_players, plan.entrants
     agents = [e.build(game.name, 0, num_players) for e in entrants]
+    restricted = [a if isinstance(a, RestrictedAgent) else None for a in agents]
+    agents = [a.agent if isinstance(a, RestrictedAgent) else a for a in agents]
     compiled = [isinstance(a, HeuristicAgent) for a in agents]
     heuristics = [a for a in agents if isinstance(a, HeuristicAgent)]
     act = (heuristics[0] if heuristics else HeuristicAgent(game.name, 0)).policy
     params = np.stack([a.params for a in heuristics]) if heuristics else np.zeros((1, 0))
+    forbid = np.zeros((max(len(heuristics), 1), game.num_actions), np.int8)
+    for slot, limit in enumerate(r for r, c in zip(restricted, compiled, strict=True) if c):
+        if limit is not None:
+            forbid[slot, limit.forbidden] = 1
     slot_of = (np.cumsum(compiled) - 1).tolist()
     players = [
         None
@@ -364,13 +398,13 @@ def play_batched(plan):
     none = np.zeros(0, np.int64)  # compile the loops (first use in a process) before timing
     deal(t.states, none, none.astype(np.uint64), t.template, dealt, t.actors, t.obs, t.masks,
          t.counts, t.illegal)  # fmt: skip
-    advance(t.states, t.live, t.actors, t.obs, t.masks, t.slots, params, t.rngs, t.counts,
+    advance(t.states, t.live, t.actors, t.obs, t.masks, t.slots, params, forbid, t.rngs, t.counts,
             t.illegal, t.bad)  # fmt: skip
     play(t.states, none, none, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad)
     fill(np.arange(len(t.states)))
     while t.live.any():
         on_time = t.live & (t.late < 0)
-        timed(advance, t.states, on_time, t.actors, t.obs, t.masks, t.slots, params, t.rngs,
+        timed(advance, t.states, on_time, t.actors, t.obs, t.masks, t.slots, params, forbid, t.rngs,
               t.counts, t.illegal, t.bad)  # fmt: skip
         running = t.states["status"] == RUNNING
         ended = np.flatnonzero(t.live & (~running | t.illegal | (t.late >= 0)))

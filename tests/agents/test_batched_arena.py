@@ -2,13 +2,15 @@
 
 import logging
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
 
 from agents.arena import Entrant, agent_seed, parse_entrant, tournament
 from agents.base import make_random
-from agents.batched_arena import seat_seeds
+from agents.batched_arena import seat_seeds, unbatched_reason
+from heist_envs import get_game
 from heist_envs.core.policy_rng import rng_state
 
 
@@ -83,3 +85,19 @@ def test_the_quick_card_plays_more_games_at_the_tables_that_batch(monkeypatch):
     serial = protocol.evaluate("heuristic", "art_robbery", counts=[2], quick=True, workers=1,
                                progress=False, show=lambda *a: None, batched=False)  # fmt: skip
     assert [t["games"] for t in serial.tables] == [2, 2]
+
+
+def test_the_restricted_heuristic_plays_the_same_games_on_both_routes(caplog):
+    from agents.restricted import make_restricted
+
+    kind = next(iter(get_game("art_robbery").action_kinds))
+    restricted = Entrant("restricted", partial(make_restricted, agent="heuristic", forbid=[kind]))
+    plain = Entrant("plain", partial(make_restricted, agent="heuristic", forbid=[0], rule=len))
+    with caplog.at_level(logging.WARNING, logger="agents.arena"):
+        serial, batched = both_routes([restricted, "heuristic"])
+    assert caplog.records == []  # it batched
+    assert serial.to_dict() == batched.to_dict()
+    unrestricted = tournament("art_robbery", ["heuristic", "heuristic"], games=6, num_players=3,
+                              seed=11, workers=1, progress=False)  # fmt: skip
+    assert [r["rewards"] for r in unrestricted.games] != [r["rewards"] for r in batched.games]
+    assert unbatched_reason(plain) == "plain is none of heuristic, ppo, random"  # a rule
