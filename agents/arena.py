@@ -43,6 +43,7 @@ from heist_envs.core.game import Game, normalize_seed
 
 from . import isolation
 from .base import InfoSet
+from .batched_arena import batch_reason, play_batched
 from .isolation import STOP_GRACE, SeatFailure, SeatProcesses, ctrl_c_ignored
 from .registry import AgentBuildError, error_text, is_outside, make_agent, parse_spec
 from .stats import interval_text, mean_interval, wilson_interval
@@ -201,13 +202,17 @@ def decide(agent, observation, env, seat):
 
 def illegal_action(env, action) -> dict:
     """The forfeit fields of an illegal ``action``: reason, detail, the action and its name."""
-    in_range = is_action_id(action) and 0 <= action < env.game.num_actions
+    return {"reason": "illegal action", **illegal_fields(env.game, env._state[0], action)}
+
+
+def illegal_fields(game, state, action) -> dict:
+    """The detail, the action and its name of an illegal ``action`` in the record ``state``."""
+    in_range = is_action_id(action) and 0 <= action < game.num_actions
     described = {
         "action": int(action) if in_range else repr(action)[:100],
-        "action_name": env.action_name(int(action)) if in_range else "not an action id",
+        "action_name": game.action_name(int(action), state) if in_range else "not an action id",
     }
-    detail = f"{described['action']} ({described['action_name']})"
-    return {"reason": "illegal action", "detail": detail, **described}
+    return {"detail": f"{described['action']} ({described['action_name']})", **described}
 
 
 def forfeit_result(
@@ -373,12 +378,6 @@ def unique_labels(entrants: list[Entrant]) -> list[Entrant]:
 # Schedule -------------------------------------------------------------------------------------
 
 
-def side_seats(game, num_players) -> list[list[int]]:
-    """The seats of each side: one seat per side, or a team's seats (``game.teams``)."""
-    teams = game.teams(num_players)
-    return [[k for k, t in enumerate(teams) if t == team] for team in sorted(set(teams))]
-
-
 def schedule(num_entrants, num_sides) -> list[tuple[int, ...]]:
     """Seatings (entrant index per side) that a tournament cycles through.
 
@@ -442,7 +441,7 @@ class _Table:
     ):
         self.env = heist_envs.make(game_name, num_players=num_players, **(options or {}))
         self.entrants = entrants
-        self.sides = side_seats(self.env.game, self.env.num_players)
+        self.sides = self.env.game.side_seats(self.env.num_players)
         self.build_limit = build_limit
         self.watch = watch
         self.processes = processes
@@ -586,7 +585,7 @@ def plan_tournament(
         except Exception as error:
             why = error_text(error)
             raise ValueError(f"agent {entrant.label!r} cannot be built: {why}") from error
-    sides = side_seats(game, num_players)
+    sides = game.side_seats(num_players)
     seatings = schedule(len(entrants), len(sides))
     total = -(-games // len(seatings)) * len(seatings)
     seeds = np.random.SeedSequence(seed).generate_state(total, np.uint64).tolist()
@@ -603,18 +602,19 @@ def tournament(
     options=None,
     workers=None,
     progress=True,
+    batched=None,
 ) -> TournamentResult:
     """Play ``games`` games between ``agents`` (see :func:`as_entrant`) and summarise them.
 
     The games cycle through :func:`schedule`'s seatings (the count is rounded up to a whole
     number of them, so every entrant holds every side equally often); game i's seed is drawn
-    from ``seed``. See :func:`play_tournaments` for who plays them where, how a failing
-    agent loses a game, and what Ctrl-C keeps.
+    from ``seed``. See :func:`play_tournaments` for who plays them where (``batched``: the
+    route), how a failing agent loses a game, and what Ctrl-C keeps.
     """
     check_count("workers", workers, allow_none=True)
     plan = plan_tournament(game_name, agents, games, num_players, seed, options)
     try:
-        return play_tournaments([plan], workers, progress)[0]
+        return play_tournaments([plan], workers, progress, batched)[0]
     except TournamentInterrupted as stop:
         raise TournamentInterrupted(stop.results) from None
 
@@ -630,10 +630,16 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.results = results
 
 
-def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResult]:
+def play_tournaments(plans, workers=None, progress=True, batched=None) -> list[TournamentResult]:
     """Play the games of several :class:`TournamentPlan` on one set of workers, the
     tournaments' games interleaved (each advances at the same pace, so the progress bar's
     estimate holds for all of them).
+
+    A tournament whose every entrant is the heuristic, ``ppo`` or ``random`` (without a time
+    limit) plays in the batched route instead (:mod:`agents.batched_arena`), first, in this
+    process: its games many at once, each as the serial route plays it. ``batched=False``
+    plays every game one at a time; ``batched=True`` asks for the batched route and logs
+    one line for each tournament that cannot take it (None: the same, silently).
 
     ``workers`` processes play them (default: one per core); 1 plays here, unless an entrant
     that plays in the game's process has a time limit (a decision past it can only be
@@ -646,22 +652,34 @@ def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResul
     those finished so far.
     """
     check_count("workers", workers, allow_none=True)
-    jobs = [(which, task) for which, plan in enumerate(plans) for task in plan.tasks]
+    fast = []  # the tournaments of the batched route
+    for which, plan in enumerate(plans):
+        reason = "the serial route was asked for" if batched is False else batch_reason(plan)
+        if reason is None:
+            fast.append(which)
+        elif batched:
+            log.warning("%s: not batched, one game at a time: %s", plan.game.name, reason)
+    jobs = [(w, task) for w, plan in enumerate(plans) if w not in fast for task in plan.tasks]
     jobs.sort(key=lambda job: job[1][0] / len(plans[job[0]].tasks))
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    workers = min(workers or os.cpu_count() or 1, max(len(jobs), 1))
+    serial = [plan for which, plan in enumerate(plans) if which not in fast]
     limited = any(
-        entrant.time_limit and not entrant.isolated for plan in plans for entrant in plan.entrants
+        entrant.time_limit and not entrant.isolated for plan in serial for entrant in plan.entrants
     )
-    if (workers > 1 or limited) and not _shippable([plan.entrants for plan in plans]):
+    if (workers > 1 or limited) and not _shippable([plan.entrants for plan in serial]):
         log.warning("some agents cannot be sent to worker processes: playing in this one")
         workers, limited = 1, False
     records = [[] for _ in plans]
     desc = plans[0].game.name if len({plan.game.name for plan in plans}) == 1 else "games"
-    bar = tqdm(total=len(jobs), desc=desc, unit="game", disable=not progress, postfix=STARTING)
-    if workers == 1 and not limited:
+    total = sum(len(plan.tasks) for plan in plans)
+    bar = tqdm(total=total, desc=desc, unit="game", disable=not progress, postfix=STARTING)
+    if not jobs:
+        played = (job for job in ())
+    elif workers == 1 and not limited:
         played = _play_here(plans, jobs)
     else:
         played = _play_in_workers(plans, jobs, workers, limited)
+    played = _batched_first(plans, fast, played)
     try:
         with bar, contextlib.closing(played):
             for k, (which, record) in enumerate(played):
@@ -669,6 +687,21 @@ def play_tournaments(plans, workers=None, progress=True) -> list[TournamentResul
     except KeyboardInterrupt:
         raise TournamentInterrupted(_summaries(plans, records)) from None
     return _summaries(plans, records)
+
+
+def _batched_first(plans, fast, played):
+    """The games of the batched route's tournaments (plan indices ``fast``), a game of each
+    in turn, then ``played``; yields (plan index, record)."""
+    with contextlib.closing(played):
+        going = [(which, play_batched(plans[which])) for which in fast]
+        while going:
+            for entry in list(going):
+                record = next(entry[1], None)
+                if record is None:
+                    going.remove(entry)
+                else:
+                    yield entry[0], record
+        yield from played
 
 
 def _summaries(plans, records) -> list[TournamentResult]:
@@ -924,14 +957,23 @@ class Outcome(NamedTuple):
 
 def side_outcomes(record, sides) -> list[Outcome]:
     """Each side's :class:`Outcome` in one game (a team's: its seats' mean)."""
-    rewards = [float(np.mean([record["rewards"][k] for k in seats])) for seats in sides]
+    rewards = [_mean([record["rewards"][k] for k in seats]) for seats in sides]
     best = max(rewards)
     outcomes = []
     for seats, reward in zip(sides, rewards, strict=True):
         scores = [record["scores"][k] for k in seats]
-        score = None if None in scores else float(np.mean(scores))
+        score = None if None in scores else _mean(scores)
         outcomes.append(Outcome(reward, reward == best and reward > 0, score))
     return outcomes
+
+
+def _mean(values) -> float:
+    """The mean of a few numbers, as ``float(np.mean(values))`` gives it, without numpy's
+    cost per call (the same sum, in order, for up to 8 of them)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return float(total) / len(values)
 
 
 def rate(labels, records, frozen=None) -> dict[str, dict]:

@@ -74,6 +74,18 @@ def add_tournament_limits(parser, time_limit, time_limit_help):
         "--time-limit", type=float, default=time_limit, metavar="SECONDS", help=time_limit_help
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--route",
+        choices=tuple(ROUTES),
+        default="auto",
+        help="auto: a table of only heuristic, ppo and random agents plays its games many at "
+        "once (the same games as one at a time), the others one at a time; batched: the same, "
+        "saying which table cannot batch; serial: every game one at a time",
+    )
+
+
+#: --route -> the ``batched`` argument of :func:`agents.arena.play_tournaments`
+ROUTES = {"auto": None, "batched": True, "serial": False}
 
 
 def check_numbers(args):
@@ -128,6 +140,7 @@ def run_arena(args):
             seed=args.seed,
             workers=args.workers,
             progress=not args.no_progress,
+            batched=ROUTES[args.route],
         )
     except TournamentInterrupted as stop:
         result = stop.results[0]
@@ -171,8 +184,9 @@ def add_eval_arguments(parser):
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES} (a smoke "
-        "test: its card is marked quick)",
+        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES}, "
+        f"{protocol.QUICK_BATCHED_GAMES} at a table that batches (a smoke test: its card is "
+        "marked quick)",
     )
     parser.add_argument("--out", help="write card.md and card.json into this folder")
     parser.add_argument("--json", help="write the card's JSON to this file")
@@ -213,6 +227,7 @@ def run_eval(args):
             workers=args.workers,
             time_limit=args.time_limit,
             progress=not args.no_progress,
+            batched=ROUTES[args.route],
         )
     except Interrupted as stop:
         if stop.kept is None:

@@ -15,7 +15,7 @@ from numba.core import event
 
 import heist_envs
 from agents import RandomAgent
-from agents.arena import TournamentResult, agent_seed, parse_entrant, play, side_seats
+from agents.arena import TournamentResult, agent_seed, parse_entrant, play
 from agents.registry import AgentBuildError, error_text
 from agents.stats import Z95, wilson_interval
 
@@ -50,7 +50,7 @@ def agents_from_specs(game, num_players, specs, seed, seats=None) -> dict:
     """Agents built from agent specs (``name`` or ``name:key=value,...``) for the sides that
     hold ``seats`` (default: every side): one spec per side, or one for all. Returns
     ``{seat: (agent, label)}``."""
-    sides = [s for s in side_seats(game, num_players) if seats is None or s[0] in seats]
+    sides = [s for s in game.side_seats(num_players) if seats is None or s[0] in seats]
     entrants = [parse_entrant(text) for text in specs]
     if len(entrants) == 1:
         entrants *= len(sides)

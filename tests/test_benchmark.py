@@ -118,3 +118,30 @@ def test_phases_section_splits_a_second_of_each_learner_against_the_heuristic():
 
 def test_self_play_speed_plays_the_learner_against_the_compiled_heuristic():
     assert benchmark.self_play_speed("art_robbery", 3, 0.05, "heuristic", num_envs=8) > 0
+
+
+def test_tournament_section_compares_the_serial_and_the_batched_route(monkeypatch):
+    played = []
+
+    def speed(name, num_players, agent, games, batched):
+        played.append((agent, games, batched))
+        return 2000.0 if batched else 40.0
+
+    monkeypatch.setattr(benchmark, "installed", lambda module: True)
+    monkeypatch.setattr(benchmark, "tournament_speed", speed)
+    rows = benchmark.run(["art_robbery"], 0.1, sections=["tournament"])
+    assert [r["mode"] for r in rows] == [
+        f"tournament-{route}-{mode}"
+        for mode in ("heuristic-vs-heuristic", "ppo-vs-heuristic")
+        for route in ("serial", "batched")
+    ]
+    assert played[:2] == [("heuristic", 40, False), ("heuristic", 2000, True)]
+    assert benchmark.ratios(rows) == [
+        f"art_robbery {mode} tournament, batched / serial games per second: 50.0x "
+        "(target: at least 50x)"
+        for mode in ("heuristic-vs-heuristic", "ppo-vs-heuristic")
+    ]
+
+
+def test_tournament_speed_plays_a_timed_tournament():
+    assert benchmark.tournament_speed("art_robbery", 2, "heuristic", 4, batched=True) > 0

@@ -401,6 +401,7 @@ def test_ctrl_c_in_eval_keeps_the_partial_card(tmp_path, monkeypatch, capsys):
     from experiments.tools import protocol
 
     monkeypatch.setattr(protocol, "POOL", ("random", "heuristic"))
+    monkeypatch.setattr(protocol, "QUICK_BATCHED_GAMES", 10)
     interrupt_after(monkeypatch, arena, "_tick", 5)  # as the fifth game ends
     argv = ["eval", "random", "--game", "art_robbery", "--players", "2", "--quick"]
     status, text = run([*argv, "--workers", "1", "--out", str(tmp_path), "--no-progress"], capsys)

@@ -5,7 +5,7 @@ import csv
 import pytest
 
 from agents import arena
-from agents.arena import Entrant, TournamentResult, side_seats
+from agents.arena import Entrant, TournamentResult
 from experiments.cli import main
 from experiments.tools.leaderboard import default_agents, head_to_head
 from heist_envs import get_game
@@ -139,7 +139,7 @@ def result_of(game_name, num_players, seatings_and_rewards, labels):
         for i, (seating, rewards) in enumerate(seatings_and_rewards)
     ]
     entrants = [Entrant(label, "random") for label in labels]
-    sides = side_seats(game, num_players)
+    sides = game.side_seats(num_players)
     return TournamentResult.build(game, num_players, 0, entrants, sides, records)
 
 

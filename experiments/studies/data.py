@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 import heist_envs
-from agents.arena import agent_seed, as_entrant, rotations, run_game, seat_agents, side_seats
+from agents.arena import agent_seed, as_entrant, rotations, run_game, seat_agents
 from agents.restricted import kind_of_action
 from experiments.common import Interrupted
 from experiments.studies.games import score_states
@@ -348,7 +348,7 @@ def _tables(game, num_players, options, columns, finals) -> GameData:
     first += ["action_name", "action_kind"]
     decisions = decisions[first + [c for c in decisions.columns if c not in first]]
     options_json = json.dumps(game.check_options(options), default=_jsonable, sort_keys=True)
-    sides = side_seats(game, num_players)
+    sides = game.side_seats(num_players)
     rows = [_game_row(game, study, sides, options_json, num_players, f) for f in finals]
     return GameData(game.name, num_players, decisions, pd.DataFrame(rows))
 

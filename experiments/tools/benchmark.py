@@ -39,6 +39,11 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   of each of :data:`experiments.train.torch_ppo.PHASES`.
 - ``layers`` (only when named): the first layer's forward and backward passes over 4,096 of
   each game's observations, rows per second, dense and sparse (:data:`FIRST_LAYERS`).
+- ``tournament`` (only when named): arena tournaments of the heuristic
+  (``heuristic-vs-heuristic``) and of the shipped network (``ppo-vs-heuristic``) against
+  the heuristic, games per second, one game at a time in one process
+  (``tournament-serial-...``) and in the arena's batched route (``tournament-batched-...``,
+  50 times the games); the summary gives their ratio (the target: at least 50).
 - ``rllib`` (only when named): Ray RLlib env runners sampling the game, 1 and 2 of them side
   by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
   docs/distributed.md).
@@ -651,7 +656,7 @@ def installed(module):
 
 
 #: the unit of a row's rate, by the start of its mode
-UNITS = {"ismcts": "sims/s", "decisions": "decisions/s"}
+UNITS = {"ismcts": "sims/s", "decisions": "decisions/s", "tournament": "games/s"}
 
 
 def add_row(rows, json_path, library, game, mode, num_players, rate, games_per_s=None, **extra):
@@ -793,6 +798,38 @@ def shared_rows(record, counts, settings):
                            neighbour=neighbour, threads=threads)  # fmt: skip
 
 
+#: the tables the tournament section plays: mode -> agents (the first seated against the
+#: second in every other side)
+TOURNAMENT_TABLES = {"heuristic-vs-heuristic": "heuristic", "ppo-vs-heuristic": "ppo"}
+
+
+def tournament_speed(name, num_players, agent, games, batched) -> float:
+    """Games per second of a tournament of ``agent`` against the heuristic, one process (the
+    serial route with one worker), after a few untimed games that load or compile the code."""
+    from agents.arena import tournament
+
+    agents = [agent, "heuristic"]
+    play = partial(tournament, name, agents, num_players=num_players, workers=1,
+                   progress=False, batched=batched)  # fmt: skip
+    play(games=4, seed=1)
+    started = time.perf_counter()
+    result = play(games=games, seed=2)
+    return len(result.games) / (time.perf_counter() - started)
+
+
+def tournament_rows(record, counts, settings):
+    """Tournaments of the heuristic and of the shipped network against the heuristic, one
+    game at a time (``serial``) and in the batched route (``batched``), games per second."""
+    serial_games = max(40, int(100 * settings.seconds))
+    for name, n in counts.items():
+        for mode, agent in TOURNAMENT_TABLES.items():
+            if agent == "ppo" and not installed("sb3_contrib"):
+                continue
+            for route, games in (("serial", serial_games), ("batched", 50 * serial_games)):
+                rate = tournament_speed(name, n, agent, games, route == "batched")
+                record("heist-envs", name, f"tournament-{route}-{mode}", n, rate, rate)
+
+
 #: The first layer's variants ``--sections layers`` measures: dense in float32 (what SB3
 #: computes), dense in bfloat16 (the torch learner's), and two that pay only for the non-zero
 #: inputs: a gather of the weights' rows (``embedding_bag``) and a sparse CSR matrix product
@@ -903,12 +940,15 @@ SECTION_ROWS = {
     "phases": phases_rows,
     "layers": layers_rows,
     "rllib": rllib_rows,
+    "tournament": tournament_rows,
 }
 SECTIONS = tuple(SECTION_ROWS)
 #: MaskablePPO's speed against the heuristic, as a share of its speed against random players
 HEURISTIC_TRAINING_TARGET = 0.5
 #: The torch learner's speed against the heuristic, as a multiple of MaskablePPO's
 TORCH_TRAINING_TARGET = 5
+#: The batched route's tournament games per second, as a multiple of the serial route's
+TOURNAMENT_TARGET = 50
 # phases trains twice more per game, layers measures the learner's first layer, and rllib
 # starts Ray: only when named
 DEFAULT_SECTIONS = SECTIONS[:5]
@@ -984,6 +1024,10 @@ RATIOS = (
           after=f"x (target: at least {TORCH_TRAINING_TARGET}x)"),
     Ratio("heist-envs", "torch-vs-heuristic", ("heist-envs", None, "env-vs-heuristic"),
           "torch-vs-heuristic / env-vs-heuristic", digits=2, after=" (goal: 0.5)"),
+    *(Ratio("heist-envs", f"tournament-batched-{mode}",
+            ("heist-envs", None, f"tournament-serial-{mode}"),
+            f"{mode} tournament, batched / serial games per second",
+            after=f"x (target: at least {TOURNAMENT_TARGET}x)") for mode in TOURNAMENT_TABLES),
 )  # fmt: skip
 
 

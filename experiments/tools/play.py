@@ -7,7 +7,7 @@ Type a number to play it, ``q`` to leave; end of input or Ctrl-C leaves too.
 import numpy as np
 
 import heist_envs
-from agents.arena import run_game, side_seats
+from agents.arena import run_game
 from experiments.common import agents_from_specs, fresh_seed, show_outcome, warm_up
 
 
@@ -53,7 +53,7 @@ def play_human(game_name, against, seat=0, num_players=None, seed=None, read=inp
     names = game.agent_names(num_players)
     if not 0 <= seat < len(names):
         raise ValueError(f"seat must be 0 to {len(names) - 1} ({', '.join(names)}), got {seat}")
-    mine = next(seats for seats in side_seats(game, num_players) if seat in seats)
+    mine = next(seats for seats in game.side_seats(num_players) if seat in seats)
     seed = fresh_seed() if seed is None else seed
     others = agents_from_specs(game, num_players, against, seed, set(range(len(names))) - set(mine))
     env = heist_envs.make(game.name, num_players=num_players)

@@ -49,9 +49,9 @@ from agents.arena import (
     rate,
     rate_summary,
     side_outcomes,
-    side_seats,
     unique_labels,
 )
+from agents.batched_arena import unbatched_reason
 from agents.stats import interval_text
 from experiments.common import (
     Interrupted,
@@ -83,6 +83,11 @@ SEED = 31
 #: seat rotations
 GAMES = 200
 QUICK_GAMES = 10
+#: ``--quick``: games per table whose agents all play in the arena's batched route
+#: (:mod:`agents.batched_arena`), whose games cost milliseconds: enough to bring the anchored
+#: rating's sigma down to the floor that OpenSkill's per-game drift (tau) leaves, that of the
+#: frozen references' own ratings
+QUICK_BATCHED_GAMES = 1000
 #: the most seconds one of the agent's decisions may take; past it, that game is lost
 TIME_LIMIT = 10.0
 #: the references' frozen ratings, from a published leaderboard run (see :func:`freeze`)
@@ -122,6 +127,7 @@ class Card:
     seed: int
     games_per_table: int
     time_limit: float
+    batched_games_per_table: int | None
     ratings_source: str
     tables: list[dict]
     ratings: list[dict]
@@ -160,6 +166,7 @@ class Card:
             "game": self.game,
             "seed": self.seed,
             "games_per_table": self.games_per_table,
+            "batched_games_per_table": self.batched_games_per_table,
             "time_limit": self.time_limit,
             "pool": list(POOL),
             "isolated": self.isolated,
@@ -209,11 +216,17 @@ class Card:
             )
         return lines + [
             f"Protocol `{self.protocol}` (seed {self.seed}, {self.games_per_table} games per "
-            f"table rounded up to whole seat rotations, {self.time_limit:g} s per decision): "
+            f"table{self.batched_text()} rounded up to whole seat rotations, "
+            f"{self.time_limit:g} s per decision): "
             f"{self.games} games in {duration(self.wall_seconds)}. Reference pool: "
             + ", ".join(f"`{spec}`" for spec in POOL)
             + f". Frozen reference ratings: {self.ratings_source}. {where}",
         ]
+
+    def batched_text(self) -> str:
+        if not self.batched_games_per_table:
+            return ""
+        return f" ({self.batched_games_per_table} at a table whose agents play batched)"
 
     def rating_lines(self) -> list[str]:
         return rating_lines(self.ratings, "agent")
@@ -346,12 +359,15 @@ def evaluate(
     progress=True,
     show=print,
     ratings_path=RATINGS,
+    batched=None,
 ) -> Card:
     """Run the protocol for ``agent`` (an agent spec) on ``game_name``: every player count of
-    the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`),
+    the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`,
+    and :data:`QUICK_BATCHED_GAMES` at a table that batches unless ``batched`` is False),
     the agent's decisions limited to ``time_limit`` seconds. Bad input (an unknown game or
     count, a bad number, a spec that does not load, an agent that plays no count) raises a
-    ValueError before any game is played. Ctrl-C during the games raises
+    ValueError before any game is played. ``batched``: the route of the tables
+    (:func:`agents.arena.play_tournaments`). Ctrl-C during the games raises
     :class:`~experiments.common.Interrupted`, its ``kept`` the partial card."""
     game = heist_envs.get_game(game_name)
     if time_limit is None:
@@ -364,7 +380,8 @@ def evaluate(
     entrant = replace(parse_entrant(agent), time_limit=time_limit)
     frozen_file = reference_ratings(ratings_path)
     games = QUICK_GAMES if quick else GAMES
-    plans, where, left_out = plan_tables(entrant, game, counts, seed, games)
+    batched_games = QUICK_BATCHED_GAMES if quick and batched is not False else None
+    plans, where, left_out = plan_tables(entrant, game, counts, seed, games, batched_games)
     if not plans:
         raise ValueError(f"agent {agent!r} plays no table of {game.name}: {'; '.join(left_out)}")
     warm_up(game.name, counts[0], show)
@@ -380,6 +397,7 @@ def evaluate(
             seed=seed,
             games_per_table=games,
             time_limit=time_limit,
+            batched_games_per_table=batched_games,
             ratings_source=frozen_file["source"],
             tables=tables,
             ratings=[
@@ -396,15 +414,18 @@ def evaluate(
         )
 
     try:
-        return card(play_tournaments(plans, workers, progress))
+        return card(play_tournaments(plans, workers, progress, batched))
     except TournamentInterrupted as stop:
         kept = card(stop.results)
         raise Interrupted(f"{kept.games} of {kept.planned_games} games played", kept) from None
 
 
-def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[str]]:
+def plan_tables(
+    entrant, game, counts, seed, games, batched_games=None
+) -> tuple[list, list, list[str]]:
     """The tournaments of the protocol: per player count of ``counts`` and reference of
-    :data:`POOL` that can play it, the agent against the reference in every other side.
+    :data:`POOL` that can play it, the agent against the reference in every other side,
+    ``games`` games each (``batched_games`` where both play in the batched route, if given).
     Returns their plans, where each is (player count, reference spec), and why the tables
     left out are (the counts the agent cannot play for one reason, together)."""
     plans, where, left_out = [], [], []
@@ -414,7 +435,7 @@ def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[st
         if why:
             cannot.setdefault(why, []).append(num_players)
             continue
-        sides = len(side_seats(game, num_players))
+        sides = len(game.side_seats(num_players))
         for index, spec in enumerate(POOL):
             reference = parse_entrant(spec)
             why = builds(reference, game, num_players)
@@ -423,7 +444,9 @@ def plan_tables(entrant, game, counts, seed, games) -> tuple[list, list, list[st
                 continue
             table = table_seed(seed, num_players, index)
             lineup = [entrant] + [reference] * (sides - 1)
-            plans.append(plan_tournament(game.name, lineup, games, num_players, table))
+            batches = batched_games and not any(map(unbatched_reason, (entrant, reference)))
+            count = batched_games if batches else games
+            plans.append(plan_tournament(game.name, lineup, count, num_players, table))
             where.append((num_players, spec))
     agent_cannot = [
         f"{', '.join(map(str, ns))} players: the agent cannot play ({why})"
@@ -609,7 +632,7 @@ def rate_person(path, game_name=None, counts=None, ratings_path=RATINGS) -> Pers
             not_rated[table] += 1
             continue
         spec, side = table
-        sides = side_seats(game, saved.record.num_players)
+        sides = game.side_seats(saved.record.num_players)
         copies = unique_labels([parse_entrant(spec)] * (len(sides) - 1))
         others = iter(range(1, len(sides)))
         seating = [0 if i == side else next(others) for i in range(len(sides))]
@@ -638,7 +661,7 @@ def card_table(game, saved, frozen) -> tuple[str, int] | str:
     n = record.num_players
     if game.check_options(record.options) != game.check_options({}):
         return f"played with options {record.options}; the card's games use the defaults"
-    sides = side_seats(game, n)
+    sides = game.side_seats(n)
     mine = saved.person_seats
     if mine not in sides:
         return "the person held other seats than one side (at the card's tables a player holds one)"
@@ -666,7 +689,7 @@ def person_tables(game, where, results) -> list[dict]:
             "reference": spec,
             "games": len(wins),
             **rate_summary(sum(wins), len(wins)),
-            "fair_share": 1 / len(side_seats(game, n)),
+            "fair_share": 1 / len(game.side_seats(n)),
         }
         for (n, spec), wins in sorted(won.items(), key=lambda kv: (kv[0][0], POOL.index(kv[0][1])))
     ]

@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 import heist_envs
-from agents.arena import schedule, seat_entrants, side_seats
+from agents.arena import schedule, seat_entrants
 from agents.profiles import profile, weighted_games
 from experiments.common import Interrupted
 from experiments.train.checks import Parser, check_least
@@ -105,7 +105,7 @@ def candidate_seats(game, seating, num_players) -> list[list[int]]:
     the seats of entrant 0 of two as the arena seats them (``arena``: A B A B at 4 players)."""
     if seating == "one":
         return [[seat] for seat in range(num_players)]
-    sides = side_seats(game, num_players)
+    sides = game.side_seats(num_players)
     return [
         [seat for seat, entrant in enumerate(seat_entrants(sides, lineup)) if entrant == 0]
         for lineup in schedule(2, len(sides))
