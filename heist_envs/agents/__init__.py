@@ -10,6 +10,7 @@ package loads under this name alone.
 
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 from pathlib import Path
@@ -46,11 +47,52 @@ class AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__spec__ = module.__spec__.loader_state
 
 
+#: where numba caches the compiled functions of the package loaded under this name: the cache
+#: beside the sources names their module ``agents.X``, and reading it would import the user's
+#: ``agents`` in its place
+SHADOWED_CACHE_DIR = Path.home() / ".cache" / "heist-envs" / "numba-under-heist_envs.agents"
+
+
+class ShadowedFinder(importlib.abc.MetaPathFinder):
+    """Where the top-level ``agents`` is a user's: loads ``heist_envs.agents.X`` from the
+    project's folder, its compiled functions cached in :data:`SHADOWED_CACHE_DIR`."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(f"{__name__}."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None:
+            spec.loader = SeparateCacheLoader(spec.loader)
+        return spec
+
+
+class SeparateCacheLoader(importlib.abc.Loader):
+    """Runs a module with numba's cache folder set to :data:`SHADOWED_CACHE_DIR` (numba picks
+    a function's cache folder when it is decorated)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        import numba
+
+        saved = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = str(SHADOWED_CACHE_DIR)
+        try:
+            self.loader.exec_module(module)
+        finally:
+            numba.config.CACHE_DIR = saved
+
+
 if top_level_is_ours():
     sys.meta_path.insert(0, AliasFinder())
     from agents import Agent, InfoSet, RandomAgent
 else:
     __path__ = [str(AGENTS_DIR)]
+    sys.meta_path.insert(0, ShadowedFinder())
     from .base import Agent, InfoSet, RandomAgent
 
 __all__ = ["Agent", "InfoSet", "RandomAgent"]
