@@ -1,4 +1,5 @@
-"""The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``).
+"""The ``heist`` command: demo, play, arena, eval, exploit, bench, train and docs (``heist
+COMMAND --help``).
 
 Every command is one row of :data:`COMMANDS`. A command with ``add_arguments`` has its
 arguments parsed here and its ``run(args)`` called with them; one without parses its own:
@@ -356,6 +357,17 @@ COMMANDS = (
         "published ratings, decisions per second, and the games it lost by failing. Loading an "
         "agent from a file or module runs its code. With --human FILE instead of an agent, it "
         "rates a person on the same scale from the games heist serve --save-games saved.",
+    ),
+    Command(
+        "exploit",
+        "how exploitable an agent is: a best response's gain against it",
+        tool("experiments.tools.exploit", "run"),
+        tool("experiments.tools.exploit", "add_arguments"),
+        "Train a best response (the torch PPO learner) in one seat against the agent in every "
+        "other seat for --minutes of wall-clock time, then report its win rate against the "
+        "agent, the agent's own rate in that seat against copies of itself, and the gain, each "
+        "with its 95% interval, and the best response's curve (docs/ladder.md). How to Rob a "
+        "Bank: each side.",
     ),
     Command(
         "serve",
