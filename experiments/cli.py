@@ -151,7 +151,7 @@ def kept_text(kept, written) -> str:
 
 
 def add_eval_arguments(parser):
-    from experiments.tools import protocol
+    from experiments.tools import exploit, protocol
 
     parser.add_argument("agent", nargs="?", help=f"the agent to score: one of the {AGENTS}")
     parser.add_argument("--game", help=f"{GAMES} (with --human: where the file holds several)")
@@ -170,6 +170,16 @@ def add_eval_arguments(parser):
         action="store_true",
         help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES} (a smoke "
         "test: its card is marked quick)",
+    )
+    parser.add_argument(
+        "--exploit",
+        nargs="?",
+        type=float,
+        const=exploit.DEFAULT_MINUTES,
+        metavar="MINUTES",
+        help="add the card's exploitability section: a best response trained MINUTES per side "
+        f"(default {exploit.DEFAULT_MINUTES}) against the agent, as heist exploit does (its "
+        "files in OUT/exploit)",
     )
     parser.add_argument("--out", help="write card.md and card.json into this folder")
     parser.add_argument("--json", help="write the card's JSON to this file")
@@ -210,6 +220,8 @@ def run_eval(args):
             workers=args.workers,
             time_limit=args.time_limit,
             progress=not args.no_progress,
+            exploit_minutes=args.exploit,
+            exploit_out=Path(args.out) / "exploit" if args.out else None,
         )
     except Interrupted as stop:
         if stop.kept is None:
