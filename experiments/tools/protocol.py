@@ -131,6 +131,9 @@ class Card:
     isolated: bool
     planned_games: int
     results: list[TournamentResult] = field(default_factory=list, repr=False)
+    #: the agent's own counts (its ``stats()``, as the ``llm`` agent keeps them) summed over
+    #: its seats of every game: none for an agent without them
+    agent_stats: dict = field(default_factory=dict)
     #: with ``heist eval --exploit``: the reports of :func:`experiments.tools.exploit.measure`
     exploitability: list[dict] = field(default_factory=list)
 
@@ -176,6 +179,7 @@ class Card:
             "failed_games": self.failures,
             "left_out": self.left_out,
             "wall_seconds": self.wall_seconds,
+            **({"agent_stats": self.agent_stats} if self.agent_stats else {}),
             **({"exploitability": self.exploitability} if self.exploitability else {}),
         }
 
@@ -275,6 +279,13 @@ class Card:
             + ", ".join(f"{reason}: {n}" for reason, n in counts.items())
             + ").",
         ]
+        if self.agent_stats:
+            lines += [
+                "",
+                "The agent's own counts (its `stats()`), summed over its seats of every game: "
+                + ", ".join(f"{name} {value:,.6g}" for name, value in self.agent_stats.items())
+                + ".",
+            ]
         if self.failures:
             lines += ["", "Each at its game's seed and decision number:", ""]
             lines += [
@@ -452,6 +463,7 @@ def evaluate(
             isolated=entrant.isolated,
             planned_games=sum(len(plan.tasks) for plan in plans),
             results=results,
+            agent_stats=summed_stats(entrant.label, results),
         )
 
     try:
@@ -515,6 +527,19 @@ def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
             }
         )
     return tables, failures
+
+
+def summed_stats(label, results) -> dict:
+    """The counts of the agent's ``stats()`` (entrant ``label``'s seats of each game's
+    record) summed by name, in the order the agent gives them."""
+    total: dict = {}
+    for result in results:
+        for record in result.games:
+            seats = zip(record["agents"], record.get("agent_stats") or [], strict=False)
+            for stats in (stats for who, stats in seats if who == label and stats):
+                for name, value in stats.items():
+                    total[name] = total.get(name, 0) + value
+    return total
 
 
 def anchored_rating(label, num_players, where, results, frozen) -> dict:
