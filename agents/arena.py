@@ -44,7 +44,14 @@ from heist_envs.core.game import Game, normalize_seed
 from . import isolation
 from .base import InfoSet
 from .batched_arena import batch_reason, play_batched
-from .isolation import STOP_GRACE, SeatFailure, SeatProcesses, ctrl_c_ignored
+from .isolation import (
+    STOP_GRACE,
+    SeatFailure,
+    SeatProcess,
+    SeatProcesses,
+    ctrl_c_ignored,
+    numbers,
+)
 from .registry import AgentBuildError, error_text, is_outside, make_agent, parse_spec
 from .stats import interval_text, mean_interval, wilson_interval
 
@@ -409,6 +416,20 @@ def seat_entrants(sides, seating) -> list[int]:
     return [owner[k] for k in range(len(owner))]
 
 
+def agent_stats(agents) -> list[dict | None]:
+    """Each seat's agent's own counts after a game (:func:`agents.isolation.numbers` of its
+    ``stats()``, from its process for an isolated one); None for an agent without them."""
+    stats = []
+    for agent in agents:
+        if isinstance(agent, SeatProcess):
+            stats.append(agent.stats())
+        elif hasattr(agent, "stats"):
+            stats.append(numbers(agent.stats()))
+        else:
+            stats.append(None)
+    return stats
+
+
 def game_record(task, labels, result: GameResult) -> dict:
     """A tournament game's record: the task that played it (index, seed, seating), the
     labels of its seats, and its result."""
@@ -481,7 +502,7 @@ class _Table:
             self.env, agents, task[1], forfeit=True, time_limits=limits, watch=self.watch,
             owners=owners,
         )  # fmt: skip
-        return game_record(task, labels, result)
+        return game_record(task, labels, result) | {"agent_stats": agent_stats(agents)}
 
     def _build(self, entrant, slot, task, seat):
         """Seat ``seat``'s agent: the entrant's ``slot``-th seat of this game."""
@@ -1129,8 +1150,9 @@ class TournamentResult:
 
     def to_dict(self) -> dict:
         """The tournament as JSON-compatible data, the same for the same seed: without the
-        times of the agents' decisions (in ``games``), which vary from run to run."""
-        left_out = ("outcomes", "act_cpu_seconds")
+        times of the agents' decisions and their own counts (in ``games``), which vary from
+        run to run."""
+        left_out = ("outcomes", "act_cpu_seconds", "agent_stats")
         games = [{k: v for k, v in r.items() if k not in left_out} for r in self.games]
         return {
             "game": self.game,

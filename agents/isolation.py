@@ -32,8 +32,12 @@ from .registry import AgentBuildError, error_text, make_agent
 #: the longest reply (bytes) the game's process reads from an agent's process
 MAX_REPLY = 1 << 16
 #: what an agent's process may send: its start, a built agent (or its error), a sample
-#: request, and an action (or something that is not one, as text, or an error)
-REPLIES = {"ready", "built", "built_by", "refused", "error", "sample", "action", "not_an_action"}
+#: request, an action (or something that is not one, as text, or an error), and the agent's
+#: ``stats()``
+REPLIES = {
+    *("ready", "built", "built_by", "refused", "error", "sample", "action", "not_an_action"),
+    "stats",
+}
 
 
 class SeatFailure(Exception):
@@ -130,6 +134,18 @@ class SeatProcess:
             return reply["action"]
         return NotAnAction(reply["not_an_action"])
 
+    def stats(self) -> dict | None:
+        """The agent's own counts (its ``stats()``, numbers by name; None if it has none),
+        asked after a game; None too if its process does not answer in time."""
+        if self.process is None:
+            return None
+        self.conn.send(("stats",))
+        try:
+            reply = self._reply(self.limit, "its stats", STOP_GRACE)
+        except SeatFailure:
+            return None
+        return numbers(reply.get("stats"))
+
     def _reply(self, limit, what, grace=0.0):
         """The next reply of the agent's process, serving its sample requests meanwhile;
         stops the process past ``limit`` + ``grace`` seconds (None: no limit)."""
@@ -175,6 +191,18 @@ class SeatProcess:
         self.conn.close()
         self.process = self.conn = None
         return code
+
+
+def numbers(stats) -> dict | None:
+    """The numbers of an agent's ``stats()`` by name (a flag as 0 or 1); None for anything
+    that is not a dict."""
+    if not isinstance(stats, dict):
+        return None
+    return {
+        str(name): float(value)
+        for name, value in stats.items()
+        if isinstance(value, (int, float, np.integer, np.floating)) and np.isfinite(value)
+    }
 
 
 class NotAnAction:
@@ -307,6 +335,12 @@ def serve(conn):
                 if getattr(agent, "wants_info_set", False):
                     info_set = RemoteInfoSet(conn, game_name, seat, seed)
                 _send(conn, {"built": True})
+            elif message[0] == "stats":
+                try:
+                    stats = numbers(agent.stats()) if hasattr(agent, "stats") else None
+                except Exception:  # its counts are no part of its games: none, then
+                    stats = None
+                _send(conn, {"stats": stats})
             else:
                 _, observation, mask = message
                 try:

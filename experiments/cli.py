@@ -1,4 +1,5 @@
-"""The ``heist`` command: demo, play, arena, bench, train and docs (``heist COMMAND --help``).
+"""The ``heist`` command: demo, play, arena, eval, exploit, bench, train and docs (``heist
+COMMAND --help``).
 
 Every command is one row of :data:`COMMANDS`. A command with ``add_arguments`` has its
 arguments parsed here and its ``run(args)`` called with them; one without parses its own:
@@ -167,7 +168,7 @@ def kept_text(kept, written) -> str:
 
 
 def add_eval_arguments(parser):
-    from experiments.tools import protocol
+    from experiments.tools import exploit, protocol
 
     parser.add_argument("agent", nargs="?", help=f"the agent to score: one of the {AGENTS}")
     parser.add_argument("--game", help=f"{GAMES} (with --human: where the file holds several)")
@@ -187,6 +188,16 @@ def add_eval_arguments(parser):
         help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES}, "
         f"{protocol.QUICK_BATCHED_GAMES} at a table that batches (a smoke test: its card is "
         "marked quick)",
+    )
+    parser.add_argument(
+        "--exploit",
+        nargs="?",
+        type=float,
+        const=exploit.DEFAULT_MINUTES,
+        metavar="MINUTES",
+        help="add the card's exploitability section: a best response trained MINUTES per side "
+        f"(default {exploit.DEFAULT_MINUTES}) against the agent, as heist exploit does (its "
+        "files in OUT/exploit)",
     )
     parser.add_argument("--out", help="write card.md and card.json into this folder")
     parser.add_argument("--json", help="write the card's JSON to this file")
@@ -228,6 +239,8 @@ def run_eval(args):
             time_limit=args.time_limit,
             progress=not args.no_progress,
             batched=ROUTES[args.route],
+            exploit_minutes=args.exploit,
+            exploit_out=Path(args.out) / "exploit" if args.out else None,
         )
     except Interrupted as stop:
         if stop.kept is None:
@@ -375,6 +388,17 @@ COMMANDS = (
         "published ratings, decisions per second, and the games it lost by failing. Loading an "
         "agent from a file or module runs its code. With --human FILE instead of an agent, it "
         "rates a person on the same scale from the games heist serve --save-games saved.",
+    ),
+    Command(
+        "exploit",
+        "how exploitable an agent is: a best response's gain against it",
+        tool("experiments.tools.exploit", "run"),
+        tool("experiments.tools.exploit", "add_arguments"),
+        "Train a best response (the torch PPO learner) in one seat against the agent in every "
+        "other seat for --minutes of wall-clock time, then report its win rate against the "
+        "agent, the agent's own rate in that seat against copies of itself, and the gain, each "
+        "with its 95% interval, and the best response's curve (docs/ladder.md). How to Rob a "
+        "Bank: each side.",
     ),
     Command(
         "serve",

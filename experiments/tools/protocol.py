@@ -137,6 +137,11 @@ class Card:
     isolated: bool
     planned_games: int
     results: list[TournamentResult] = field(default_factory=list, repr=False)
+    #: the agent's own counts (its ``stats()``, as the ``llm`` agent keeps them) summed over
+    #: its seats of every game: none for an agent without them
+    agent_stats: dict = field(default_factory=dict)
+    #: with ``heist eval --exploit``: the reports of :func:`experiments.tools.exploit.measure`
+    exploitability: list[dict] = field(default_factory=list)
 
     @property
     def protocol(self) -> str:
@@ -181,6 +186,8 @@ class Card:
             "failed_games": self.failures,
             "left_out": self.left_out,
             "wall_seconds": self.wall_seconds,
+            **({"agent_stats": self.agent_stats} if self.agent_stats else {}),
+            **({"exploitability": self.exploitability} if self.exploitability else {}),
         }
 
     def markdown(self) -> str:
@@ -189,6 +196,7 @@ class Card:
             *self.rating_lines(),
             *self.win_rate_lines(),
             *self.failure_lines(),
+            *self.exploit_lines(),
         ]
         if self.left_out:
             lines += ["", "## Not played", ""] + [f"- {why}" for why in self.left_out]
@@ -284,6 +292,13 @@ class Card:
             + ", ".join(f"{reason}: {n}" for reason, n in counts.items())
             + ").",
         ]
+        if self.agent_stats:
+            lines += [
+                "",
+                "The agent's own counts (its `stats()`), summed over its seats of every game: "
+                + ", ".join(f"{name} {value:,.6g}" for name, value in self.agent_stats.items())
+                + ".",
+            ]
         if self.failures:
             lines += ["", "Each at its game's seed and decision number:", ""]
             lines += [
@@ -294,6 +309,44 @@ class Card:
             ]
             if len(self.failures) > LISTED_FAILURES:
                 lines.append(f"- and {len(self.failures) - LISTED_FAILURES} more (card.json)")
+        return lines
+
+    def exploit_lines(self) -> list[str]:
+        """The exploitability section (``--exploit``): none without it."""
+        if not self.exploitability:
+            return []
+        lines = [
+            "",
+            "## Exploitability",
+            "",
+            "A best response (the torch PPO learner: `heist exploit`, docs/ladder.md) trained "
+            "for the minutes shown in one seat against the agent in every other seat; its win "
+            "rate against the agent, the agent's own in that seat against copies of itself (the "
+            "same deals), and the gain, the difference, each with its 95% interval.",
+            "",
+        ]
+
+        def rate(figures):
+            return interval_text(figures["win_rate"], figures["ci_low"], figures["ci_high"])
+
+        lines += markdown_table(
+            ["players", "side", "minutes", "steps", "best response", "agent itself", "gain",
+             "games"],
+            [
+                [
+                    r["num_players"],
+                    r["side"] or "any seat",
+                    f"{r['minutes']:g}",
+                    f"{r['steps']:,}",
+                    rate(r["best_response"]),
+                    rate(r["agent_itself"]),
+                    interval_text(r["gain"]["value"], r["gain"]["ci_low"], r["gain"]["ci_high"],
+                                  "+.3f"),
+                    r["best_response"]["games"],
+                ]
+                for r in self.exploitability
+            ],
+        )  # fmt: skip
         return lines
 
     def write(self, out_dir) -> list[Path]:
@@ -360,6 +413,8 @@ def evaluate(
     show=print,
     ratings_path=RATINGS,
     batched=None,
+    exploit_minutes=None,
+    exploit_out=None,
 ) -> Card:
     """Run the protocol for ``agent`` (an agent spec) on ``game_name``: every player count of
     the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`,
@@ -368,7 +423,11 @@ def evaluate(
     count, a bad number, a spec that does not load, an agent that plays no count) raises a
     ValueError before any game is played. ``batched``: the route of the tables
     (:func:`agents.arena.play_tournaments`). Ctrl-C during the games raises
-    :class:`~experiments.common.Interrupted`, its ``kept`` the partial card."""
+    :class:`~experiments.common.Interrupted`, its ``kept`` the partial card.
+
+    ``exploit_minutes`` adds the exploitability section: after the tables, a best response
+    per side trained that long (:mod:`experiments.tools.exploit`, its files in
+    ``exploit_out``) at the game's player count, or the first of ``counts`` without it."""
     game = heist_envs.get_game(game_name)
     if time_limit is None:
         raise ValueError("the protocol needs a time limit: it plays the agent in worker processes")
@@ -384,6 +443,17 @@ def evaluate(
     plans, where, left_out = plan_tables(entrant, game, counts, seed, games, batched_games)
     if not plans:
         raise ValueError(f"agent {agent!r} plays no table of {game.name}: {'; '.join(left_out)}")
+    exploiting = None
+    if exploit_minutes is not None:
+        from experiments.tools import exploit
+
+        default = game.check_players(None)
+        players = default if default in counts else counts[0]
+        exploiting = exploit.options(
+            agent, game.name, players=players, minutes=exploit_minutes, out=exploit_out,
+            games=QUICK_GAMES * 10 if quick else exploit.DEFAULT_GAMES,
+        )  # fmt: skip
+        sides = exploit.check(exploiting)
     warm_up(game.name, counts[0], show)
     started = time.perf_counter()
 
@@ -411,13 +481,17 @@ def evaluate(
             isolated=entrant.isolated,
             planned_games=sum(len(plan.tasks) for plan in plans),
             results=results,
+            agent_stats=summed_stats(entrant.label, results),
         )
 
     try:
-        return card(play_tournaments(plans, workers, progress, batched))
+        scored = card(play_tournaments(plans, workers, progress, batched))
     except TournamentInterrupted as stop:
         kept = card(stop.results)
         raise Interrupted(f"{kept.games} of {kept.planned_games} games played", kept) from None
+    if exploiting is not None:
+        scored.exploitability = [exploit.measure(exploiting, side) for side in sides]
+    return scored
 
 
 def plan_tables(
@@ -476,6 +550,19 @@ def table_figures(label, where, results) -> tuple[list[dict], list[dict]]:
             }
         )
     return tables, failures
+
+
+def summed_stats(label, results) -> dict:
+    """The counts of the agent's ``stats()`` (entrant ``label``'s seats of each game's
+    record) summed by name, in the order the agent gives them."""
+    total: dict = {}
+    for result in results:
+        for record in result.games:
+            seats = zip(record["agents"], record.get("agent_stats") or [], strict=False)
+            for stats in (stats for who, stats in seats if who == label and stats):
+                for name, value in stats.items():
+                    total[name] = total.get(name, 0) + value
+    return total
 
 
 def anchored_rating(label, num_players, where, results, frozen) -> dict:

@@ -24,7 +24,8 @@ from heist_envs.core.single_agent import AgentOpponent, PolicyOpponent, RandomOp
 def win_rate(
     policy, game_name, num_players, opponents, games=1000, seed=0, num_envs=32, learner_sides=None
 ):
-    """Play ``games`` episodes of ``policy`` (a model with ``predict``) with every seat in turn
+    """Play ``games`` episodes of ``policy`` (a model with ``predict``; one that sets
+    ``wants_info_set`` also gets each decision's information set) with every seat in turn
     (of ``learner_sides`` only, if given: side indices); returns a dict with the win rate, its
     95% interval, the mean reward, the fair share, and under ``by_side`` the games, win rate
     and interval of each side played (named by its seats)."""
@@ -36,7 +37,11 @@ def win_rate(
     results = []  # (learner seat, reward) of each finished episode
     while len(results) < games:
         seats = env.learner_seat.copy()
-        actions, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        search = getattr(policy, "wants_info_set", False)  # every game waits for its learner
+        extra = {"info_sets": env.info_sets(np.ones(num_envs, bool))} if search else {}
+        actions, _ = policy.predict(
+            obs, action_masks=env.action_masks(), deterministic=True, **extra
+        )
         obs, reward, done, _ = env.step(actions)
         results.extend(zip(seats[done].tolist(), reward[done].tolist(), strict=True))
     results = results[:games]

@@ -42,7 +42,8 @@ from heist_envs.core.vector import VectorGames, opponent_loop
 
 
 class Opponent(Protocol):
-    """Plays a batch of decisions: one legal action per row of ``masks``. (A
+    """Plays a batch of decisions: one legal action per row of ``masks`` (one that sets
+    ``wants_info_set`` also gets each row's :class:`agents.base.InfoSet`). (A
     :class:`CompiledOpponent` is the other kind: the engine plays it in compiled code.)"""
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
@@ -74,14 +75,18 @@ class RandomOpponent:
 
 
 class AgentOpponent:
-    """Any agent with ``act(observation, action_mask) -> int``, called once per decision."""
+    """Any agent with ``act(observation, action_mask) -> int``, called once per decision; a
+    search agent (``wants_info_set``) also gets each decision's information set."""
 
     def __init__(self, agent, name=None):
         self.agent = agent
         self.name = name or type(agent).__name__
+        self.wants_info_set = getattr(agent, "wants_info_set", False)
 
-    def act_batch(self, obs, masks):
-        return np.array([self.agent.act(o, m) for o, m in zip(obs, masks, strict=True)], np.int64)
+    def act_batch(self, obs, masks, info_sets=None):
+        extra = [[s] for s in info_sets] if self.wants_info_set else [[]] * len(obs)
+        calls = zip(obs, masks, extra, strict=True)
+        return np.array([self.agent.act(o, m, *x) for o, m, x in calls], np.int64)
 
 
 class PolicyOpponent:
@@ -525,6 +530,17 @@ class SelfPlayGames:
                 f"an opponent returned an illegal action (compiled opponent {name!r}): {e}"
             ) from None
 
+    def info_sets(self, rows):
+        """The information set of the seat to move in each game of ``rows`` (a mask), as a
+        search agent takes it."""
+        from agents.base import InfoSet
+
+        g = self.games
+        return [
+            InfoSet(g.game, g.states[i : i + 1].copy(), int(g.actors[i]))
+            for i in np.flatnonzero(rows)
+        ]
+
     def _play_opponents(self, rewards, dones, truncated):
         """Let opponents decide until every game waits for its learner: the compiled ones in
         their loops, the others a batch per opponent per round."""
@@ -539,7 +555,9 @@ class SelfPlayGames:
             for k, opponent in enumerate(self.opponents):
                 rows = waiting & (seat_owner == k)
                 if rows.any():
-                    actions[rows] = opponent.act_batch(g.obs[rows], g.masks[rows])
+                    search = getattr(opponent, "wants_info_set", False)
+                    extra = (self.info_sets(rows),) if search else ()
+                    actions[rows] = opponent.act_batch(g.obs[rows], g.masks[rows], *extra)
             try:
                 self._step_games(actions, waiting, rewards, dones, truncated)
             except IllegalActionError as e:

@@ -269,3 +269,20 @@ def test_without_the_extra_the_agent_names_the_extra_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "agents.llm")
     with pytest.raises(ValueError, match=r"agent 'llm' needs the 'llm' extra .*\[llm\]"):
         make_agent("llm", "art_robbery", model="first", base_url="http://127.0.0.1:1/v1")
+
+
+def test_the_card_shows_the_agents_retries(stub, monkeypatch):
+    from experiments.tools import protocol
+
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 1)
+    spec = f"llm:model=malformed,base_url={stub.base_url}"
+    card = protocol.evaluate(
+        spec, "art_robbery", counts=[2], quick=True, workers=1, progress=False,
+        show=lambda text: None,
+    )  # fmt: skip
+    stats = card.to_dict()["agent_stats"]
+    decisions = stats["decisions"]
+    assert decisions > 0 and stats["retries"] == decisions  # each first answer is prose
+    assert stats["fallbacks"] == 0 and stats["requests"] == 2 * decisions
+    assert f"retries {stats['retries']:,.6g}" in card.markdown()

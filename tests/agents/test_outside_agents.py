@@ -575,3 +575,25 @@ def test_an_outside_search_agent_plays_on_sampled_worlds(tmp_path):
     )  # fmt: skip
     assert not result.forfeits and len(result.games) == 2
     assert all(sum(record["seat_decisions"]) == record["decisions"] for record in result.games)
+
+
+def test_an_isolated_agents_stats_come_back_to_the_card(tmp_path, monkeypatch):
+    monkeypatch.setattr(protocol, "POOL", ("random",))
+    monkeypatch.setattr(protocol, "QUICK_GAMES", 2)
+    path = tmp_path / "counting.py"
+    path.write_text(
+        "import numpy as np\n\n\nclass Counting:\n"
+        "    def __init__(self, game_name, seed=None):\n        self.decisions = 0\n\n"
+        "    def act(self, observation, action_mask):\n        self.decisions += 1\n"
+        "        return int(np.flatnonzero(action_mask)[0])\n\n"
+        "    def stats(self):\n        return {'decisions': self.decisions, 'note': 'text'}\n"
+    )
+    card = protocol.evaluate(
+        f"{path}:Counting", "art_robbery", counts=[2], quick=True, workers=1, progress=False,
+        show=lambda text: None,
+    )  # fmt: skip
+    assert card.isolated
+    played = sum(r["seat_decisions"][r["agents"].index(card.results[0].agents[0])]
+                 for r in card.results[0].games)  # fmt: skip
+    assert card.agent_stats == {"decisions": played} and played > 0
+    assert f"decisions {played:,}" in card.markdown()
