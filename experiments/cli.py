@@ -221,6 +221,8 @@ def run_eval(args):
     if args.human:
         if args.agent:
             raise ValueError(f"give an agent to score or --human FILE, not both ({args.agent!r})")
+        if args.exploit is not None:
+            raise ValueError("--exploit measures an agent; a person's games (--human) have none")
         card = protocol.rate_person(args.human, args.game, args.players)
         for line in card.invalid:
             print(f"heist eval: {args.human} {line}; left out", file=sys.stderr)

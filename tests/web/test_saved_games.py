@@ -227,6 +227,7 @@ def test_an_agent_and_human_games_or_neither_are_refused_in_one_line(saved_file,
         (["eval", "--game", "art_robbery"], "give the agent to score and --game GAME"),
         (["eval", "--human", str(saved_file), "--game", "thiefs_market"], "holds no game of"),
         (["eval", "--human", str(saved_file), "--players", "9"], "out of range"),
+        (["eval", "--human", str(saved_file), "--exploit"], "--exploit measures an agent"),
     ]:
         with pytest.raises(SystemExit) as stop:
             cli.main(argv)
