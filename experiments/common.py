@@ -38,6 +38,33 @@ class Interrupted(KeyboardInterrupt):
         self.kept = kept
 
 
+def run_iterations(count, log, fields, iterate, keep, finish, kept_what, plot):
+    """An iterating trainer's loop: ``iterate(i)`` -> (its ``log`` row, its result, the line
+    to print); ``keep(i, result)`` saves iteration i's checkpoint and returns its path, before
+    its row is logged, so that a logged iteration is kept; after the last, ``finish(result)``,
+    whose value this returns. Ctrl-C raises :class:`Interrupted` saying that ``kept_what`` was
+    kept after the last iteration logged, and where the curve ``plot()`` drew is."""
+    kept = result = None  # the last iteration kept, and its result
+    try:
+        with open(log, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=fields)
+            writer.writeheader()
+            for i in range(count):
+                row, result, report = iterate(i)
+                kept = i, keep(i, result)
+                writer.writerow(row)
+                f.flush()
+                print(report, flush=True)
+        return finish(result)
+    except KeyboardInterrupt:
+        if kept is None:
+            raise Interrupted("no iteration had finished, nothing kept") from None
+        raise Interrupted(
+            f"kept {kept_what} after iteration {kept[0]} in {kept[1]}, and the learning curve "
+            f"of its {kept[0] + 1} iterations in {log} and {plot()}"
+        ) from None
+
+
 # Seeds and seats -------------------------------------------------------------------------------
 
 

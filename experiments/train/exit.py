@@ -19,7 +19,6 @@ as ``ismcts:network=PATH``. Ctrl-C keeps the last finished iteration and says wh
 
 from __future__ import annotations
 
-import csv
 import time
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import numpy as np
 import heist_envs
 from agents.batch_search import MAX_BATCH, MAX_NODES, MAX_SIMULATIONS, BatchSearch
 from agents.ppo import ACTIVATIONS
-from experiments.common import Interrupted, plot_learning_curve
+from experiments.common import plot_learning_curve, run_iterations
 from experiments.train.checks import Parser, check_learning_rate, check_least, check_share
 from experiments.train.evaluate import make_opponents, win_rate
 from experiments.train.imitation import hidden_sizes
@@ -333,28 +332,20 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "exit.csv"
     run = ExitRun(args)
-    result = kept = None  # the last iteration's score and checkpoint
-    try:
-        with log.open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            writer.writeheader()
-            for i in range(args.iterations):
-                row, result, report = run.iteration(i)
-                checkpoint = args.out / "checkpoints" / f"iter_{i}"
-                kept = i, run.save(checkpoint, iteration=i, win_rate=result)
-                writer.writerow(row)  # after its checkpoint: a logged iteration is kept
-                f.flush()
-                print(report, flush=True)
+
+    def keep(i, result):
+        return run.save(args.out / "checkpoints" / f"iter_{i}", iteration=i, win_rate=result)
+
+    def finish(result):
         plot_curve(args, log)
         path = run.save(args.out / "final", iteration=args.iterations - 1, win_rate=result)
         print(f"trained {args.iterations} iterations in {duration(run)}; saved {path}")
-    except KeyboardInterrupt:
-        if kept is None:
-            raise Interrupted("no iteration had finished, nothing kept") from None
-        raise Interrupted(
-            f"kept the network after iteration {kept[0]} in {kept[1]}, and the learning curve "
-            f"of its {kept[0] + 1} iterations in {log} and {plot_curve(args, log)}"
-        ) from None
+        return result
+
+    result = run_iterations(
+        args.iterations, log, FIELDS, run.iteration, keep, finish, "the network",
+        lambda: plot_curve(args, log),
+    )  # fmt: skip
     return run.net, result
 
 

@@ -50,7 +50,6 @@ metadata, as :func:`agents.ppo.save_checkpoint` writes it), which ``experiments.
 
 from __future__ import annotations
 
-import csv
 import time
 from pathlib import Path
 
@@ -61,7 +60,7 @@ from agents.base import InfoSet
 from agents.compiled import TIE, best_actions
 from agents.ppo import ACTIVATIONS, masked_logits, save_checkpoint
 from agents.profiles import make_heuristic, profile
-from experiments.common import Interrupted, plot_learning_curve
+from experiments.common import plot_learning_curve, run_iterations
 from experiments.train.checks import (
     Parser,
     check_init,
@@ -686,27 +685,21 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "dagger.csv"
     run = DaggerRun(args)
-    result = kept = None  # the last iteration's score and checkpoint
-    try:
-        with log.open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=FIELDS)
-            writer.writeheader()
-            for i in range(args.iterations):
-                row, result, report = run.iteration(i)
-                checkpoint = args.out / "checkpoints" / f"iter_{i}"
-                kept = i, save_checkpoint(run.model, checkpoint, run.game.name, args.players)
-                writer.writerow(row)  # after its checkpoint: a logged iteration is kept
-                f.flush()
-                print(report, flush=True)
+
+    def keep(i, result):
+        checkpoint = args.out / "checkpoints" / f"iter_{i}"
+        return save_checkpoint(run.model, checkpoint, run.game.name, args.players)
+
+    def finish(result):
         plot_curve(args, log)
         run.save_final(result)
-    except KeyboardInterrupt:
-        if kept is None:
-            raise Interrupted("no iteration had finished, nothing kept") from None
-        raise Interrupted(
-            f"kept the student after iteration {kept[0]} in {kept[1]}, and the learning curve "
-            f"of its {kept[0] + 1} iterations in {log} and {plot_curve(args, log)}"
-        ) from None
+        return result
+
+    try:
+        result = run_iterations(
+            args.iterations, log, FIELDS, run.iteration, keep, finish, "the student",
+            lambda: plot_curve(args, log),
+        )  # fmt: skip
     finally:
         if run.pool is not None:
             run.pool.terminate()  # idle after a finished run; collecting after Ctrl-C
