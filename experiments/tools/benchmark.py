@@ -562,6 +562,12 @@ def batch_search_decisions(name, states, simulations, seconds, batch=SEARCH_BATC
     from agents.batch_search import BatchSearchAgent
 
     search = BatchSearchAgent(name, simulations=simulations, seed=0).searcher
+    return searched_per_second(search, states, seconds, batch)
+
+
+def searched_per_second(search, states, seconds, batch) -> float:
+    """Decisions per second of ``search`` (a :class:`~agents.batch_search.BatchSearch`) over
+    ``states`` in turn, ``batch`` at once."""
     at = [0]
 
     def run_batch():
@@ -588,15 +594,7 @@ def guided_search_decisions(name, states, simulations, seconds, batch=GUIDED_BAT
     seats = game.num_seats(int(states[0]["num_players"]))
     net = PolicyValueNet(game.obs_size, game.num_actions, GUIDED_HIDDEN, "relu", value_seats=seats)
     search = BatchSearch(game, NetworkEvaluator(net.eval()), simulations, "gumbel", seed=0)
-    at = [0]
-
-    def run_batch():
-        rows = np.arange(at[0], at[0] + batch) % len(states)
-        at[0] = (at[0] + batch) % len(states)
-        search.search(states[rows])
-        return batch, 0
-
-    return timed(run_batch, seconds)[0]
+    return searched_per_second(search, states, seconds, batch)
 
 
 def openspiel_ismcts_speed(game_name, seconds):
