@@ -997,13 +997,14 @@ def _mean(values) -> float:
     return float(total) / len(values)
 
 
-def rate(labels, records, frozen=None) -> dict[str, dict]:
+def rate(labels, records, frozen=None, drift=None) -> dict[str, dict]:
     """OpenSkill (Plackett-Luce) ratings from the games in order, sides ranked by reward.
 
     An entrant holding several sides of one game is rated once per side, and keeps the mean
     of those updates. ``frozen`` maps labels to (mu, sigma) ratings that the games leave as
-    they are: the other entrants are rated against them (an anchored rating)."""
-    model = PlackettLuce()
+    they are: the other entrants are rated against them (an anchored rating). ``drift``:
+    OpenSkill's tau, the sigma added before every game (None: OpenSkill's default, 25/300)."""
+    model = PlackettLuce() if drift is None else PlackettLuce(tau=drift)
     frozen = frozen or {}
     ratings = {label: model.rating(*frozen.get(label, ()), name=label) for label in labels}
     for record in records:

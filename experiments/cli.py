@@ -185,9 +185,10 @@ def add_eval_arguments(parser):
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES}, "
-        f"{protocol.QUICK_BATCHED_GAMES} at a table that batches (a smoke test: its card is "
-        "marked quick)",
+        help=f"{protocol.QUICK_GAMES} games per table instead of {protocol.GAMES} (and "
+        f"{protocol.DEEP_SEARCH_GAMES} against {protocol.DEEP_SEARCH}), "
+        f"{protocol.QUICK_BATCHED_GAMES} at a table that batches instead of "
+        f"{protocol.BATCHED_GAMES} (a smoke test: its card is marked quick)",
     )
     parser.add_argument(
         "--exploit",

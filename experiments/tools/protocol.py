@@ -1,6 +1,6 @@
 """The benchmark protocol behind ``heist eval``: any agent against a fixed reference pool.
 
-Protocol v1 seats the agent on one side of a table whose other sides all hold one reference
+Protocol v2 seats the agent on one side of a table whose other sides all hold one reference
 agent, for every reference of :data:`POOL` that plays the table and every player count of the
 game, seats rotated, each table's games seeded from the protocol's seed. It reports the
 agent's win rate against each reference and count with a 95% Wilson interval, its decisions
@@ -66,8 +66,8 @@ from experiments.common import (
 from experiments.web.saved_games import read_saved_games
 from heist_envs.core.game import normalize_seed
 
-VERSION = "v1"
-#: the reference pool of protocol v1; an agent that cannot play a table (the tuned
+VERSION = "v2"
+#: the reference pool of the protocol (v1's); an agent that cannot play a table (the tuned
 #: heuristic where a game's heuristic has no weights, a network at a count none was trained
 #: for) sits it out
 POOL = (
@@ -82,12 +82,21 @@ SEED = 31
 #: games per table (agent and one reference at one player count), rounded up to whole
 #: seat rotations
 GAMES = 200
+#: games per table whose agents all play in the arena's batched route
+#: (:mod:`agents.batched_arena`), whose games cost milliseconds
+BATCHED_GAMES = 2000
+#: the reference whose games cost the most (a second or more of search each) and the games
+#: of its tables: what keeps the full protocol of all four games within 20 minutes on two
+#: cores (docs/agents.md)
+DEEP_SEARCH = "ismcts:simulations=1000"
+DEEP_SEARCH_GAMES = 60
+#: ``--quick``: games per table, and per table that batches
 QUICK_GAMES = 10
-#: ``--quick``: games per table whose agents all play in the arena's batched route
-#: (:mod:`agents.batched_arena`), whose games cost milliseconds: enough to bring the anchored
-#: rating's sigma down to the floor that OpenSkill's per-game drift (tau) leaves, that of the
-#: frozen references' own ratings
 QUICK_BATCHED_GAMES = 1000
+#: OpenSkill's drift (tau) in the anchored rating: none, since a program's strength does not
+#: change between its games, so the rating's sigma narrows with every game instead of
+#: stopping at the floor that the default drift leaves (protocol v1's)
+DRIFT = 0.0
 #: the most seconds one of the agent's decisions may take; past it, that game is lost
 TIME_LIMIT = 10.0
 #: the references' frozen ratings, from a published leaderboard run (see :func:`freeze`)
@@ -128,6 +137,7 @@ class Card:
     games_per_table: int
     time_limit: float
     batched_games_per_table: int | None
+    deep_search_games_per_table: int
     ratings_source: str
     tables: list[dict]
     ratings: list[dict]
@@ -172,6 +182,7 @@ class Card:
             "seed": self.seed,
             "games_per_table": self.games_per_table,
             "batched_games_per_table": self.batched_games_per_table,
+            "deep_search_games_per_table": self.deep_search_games_per_table,
             "time_limit": self.time_limit,
             "pool": list(POOL),
             "isolated": self.isolated,
@@ -224,17 +235,21 @@ class Card:
             )
         return lines + [
             f"Protocol `{self.protocol}` (seed {self.seed}, {self.games_per_table} games per "
-            f"table{self.batched_text()} rounded up to whole seat rotations, "
+            f"table{self.fewer_text()} rounded up to whole seat rotations, "
             f"{self.time_limit:g} s per decision): "
             f"{self.games} games in {duration(self.wall_seconds)}. Reference pool: "
             + ", ".join(f"`{spec}`" for spec in POOL)
             + f". Frozen reference ratings: {self.ratings_source}. {where}",
         ]
 
-    def batched_text(self) -> str:
-        if not self.batched_games_per_table:
-            return ""
-        return f" ({self.batched_games_per_table} at a table whose agents play batched)"
+    def fewer_text(self) -> str:
+        """The tables whose games per table differ from the others'."""
+        parts = []
+        if self.batched_games_per_table:
+            parts.append(f"{self.batched_games_per_table} at a table whose agents play batched")
+        if self.deep_search_games_per_table != self.games_per_table:
+            parts.append(f"{self.deep_search_games_per_table} against `{DEEP_SEARCH}`")
+        return f" ({', '.join(parts)})" if parts else ""
 
     def rating_lines(self) -> list[str]:
         return rating_lines(self.ratings, "agent")
@@ -417,8 +432,10 @@ def evaluate(
     exploit_out=None,
 ) -> Card:
     """Run the protocol for ``agent`` (an agent spec) on ``game_name``: every player count of
-    the game (or ``counts``), :data:`GAMES` games per table (``quick``: :data:`QUICK_GAMES`,
-    and :data:`QUICK_BATCHED_GAMES` at a table that batches unless ``batched`` is False),
+    the game (or ``counts``), :data:`GAMES` games per table, :data:`BATCHED_GAMES` at a table
+    that batches unless ``batched`` is False and :data:`DEEP_SEARCH_GAMES` against
+    :data:`DEEP_SEARCH` (``quick``: :data:`QUICK_GAMES`, and :data:`QUICK_BATCHED_GAMES` at a
+    table that batches),
     the agent's decisions limited to ``time_limit`` seconds. Bad input (an unknown game or
     count, a bad number, a spec that does not load, an agent that plays no count) raises a
     ValueError before any game is played. ``batched``: the route of the tables
@@ -439,8 +456,13 @@ def evaluate(
     entrant = replace(parse_entrant(agent), time_limit=time_limit)
     frozen_file = reference_ratings(ratings_path)
     games = QUICK_GAMES if quick else GAMES
-    batched_games = QUICK_BATCHED_GAMES if quick and batched is not False else None
-    plans, where, left_out = plan_tables(entrant, game, counts, seed, games, batched_games)
+    deep_games = QUICK_GAMES if quick else DEEP_SEARCH_GAMES
+    batched_games = None
+    if batched is not False:
+        batched_games = QUICK_BATCHED_GAMES if quick else BATCHED_GAMES
+    plans, where, left_out = plan_tables(
+        entrant, game, counts, seed, games, batched_games, deep_games
+    )
     if not plans:
         raise ValueError(f"agent {agent!r} plays no table of {game.name}: {'; '.join(left_out)}")
     exploiting = None
@@ -468,6 +490,7 @@ def evaluate(
             games_per_table=games,
             time_limit=time_limit,
             batched_games_per_table=batched_games,
+            deep_search_games_per_table=deep_games,
             ratings_source=frozen_file["source"],
             tables=tables,
             ratings=[
@@ -495,11 +518,12 @@ def evaluate(
 
 
 def plan_tables(
-    entrant, game, counts, seed, games, batched_games=None
+    entrant, game, counts, seed, games, batched_games=None, deep_games=None
 ) -> tuple[list, list, list[str]]:
     """The tournaments of the protocol: per player count of ``counts`` and reference of
     :data:`POOL` that can play it, the agent against the reference in every other side,
-    ``games`` games each (``batched_games`` where both play in the batched route, if given).
+    ``games`` games each (``batched_games`` where both play in the batched route, and
+    ``deep_games`` against :data:`DEEP_SEARCH`, if given).
     Returns their plans, where each is (player count, reference spec), and why the tables
     left out are (the counts the agent cannot play for one reason, together)."""
     plans, where, left_out = [], [], []
@@ -520,6 +544,8 @@ def plan_tables(
             lineup = [entrant] + [reference] * (sides - 1)
             batches = batched_games and not any(map(unbatched_reason, (entrant, reference)))
             count = batched_games if batches else games
+            if spec == DEEP_SEARCH and deep_games is not None:
+                count = deep_games
             plans.append(plan_tournament(game.name, lineup, count, num_players, table))
             where.append((num_players, spec))
     agent_cannot = [
@@ -580,7 +606,7 @@ def anchored_rating(label, num_players, where, results, frozen) -> dict:
             seating = [0 if i == 0 else offset + i - 1 for i in record["seating"]]
             records.append({**record, "seating": seating})
     row = {"players": num_players, "games": len(records)}
-    row |= rating_figures(rate(labels, records, fixed)[label] if records else None)
+    row |= rating_figures(rate(labels, records, fixed, DRIFT)[label] if records else None)
     references = {
         spec: rating_figures({"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma})
         for spec, (mu, sigma) in (frozen or {}).items()

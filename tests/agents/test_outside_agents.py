@@ -6,11 +6,21 @@ import re
 import subprocess
 import sys
 import textwrap
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from agents import arena, registry
-from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
+from agents.arena import (
+    Entrant,
+    Outcome,
+    parse_entrant,
+    plan_tournament,
+    play_tournaments,
+    tournament,
+)
+from agents.stats import Z95
 from experiments import cli, common
 from experiments.tools import leaderboard, protocol
 
@@ -251,7 +261,7 @@ def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
         "--out", str(card_dir), "--workers", "2", "--no-progress",
     )  # fmt: skip
     card = json.loads((card_dir / "card.json").read_text())
-    assert card["protocol"] == "v1-quick" and card["pool"] == ["random", "heuristic"]
+    assert card["protocol"] == "v2-quick" and card["pool"] == ["random", "heuristic"]
     assert [(t["players"], t["reference"]) for t in card["tables"]] == [
         (2, "random"), (2, "heuristic"), (4, "random"), (4, "heuristic")
     ]  # fmt: skip
@@ -597,3 +607,24 @@ def test_an_isolated_agents_stats_come_back_to_the_card(tmp_path, monkeypatch):
                  for r in card.results[0].games)  # fmt: skip
     assert card.agent_stats == {"decisions": played} and played > 0
     assert f"decisions {played:,}" in card.markdown()
+
+
+def test_the_anchored_rating_narrows_below_two_points_with_enough_games():
+    """Protocol v2 rates a fixed program without drift: its interval narrows with the games
+    (v1's default drift left about +-3.3 however many games were played)."""
+    rng = np.random.default_rng(5)
+    refs = ["heuristic", "heuristic_2", "heuristic_3"]
+    games = []
+    for _ in range(3000):
+        rewards = rng.permutation([1.0, 0.0, 0.0, 0.0])
+        games.append(
+            {"seating": [0, 1, 2, 3], "outcomes": [Outcome(r, r > 0, None) for r in rewards]}
+        )
+    table = SimpleNamespace(agents=["me", *refs], games=games)
+    frozen = {"heuristic": (23.0, 1.77)}
+    row = protocol.anchored_rating("me", 4, [(4, "heuristic")], [table], frozen)
+    assert row["games"] == 3000
+    assert row["rating_high"] - row["mu"] < 2.0 and row["mu"] - row["rating_low"] < 2.0
+    assert abs(row["mu"] - 23.0) < 2.0  # as strong as the reference: rated beside it
+    drifting = arena.rate(["me", *refs], games, dict.fromkeys(refs, frozen["heuristic"]))["me"]
+    assert Z95 * drifting["sigma"] > 3.0  # the drift's floor, which v1 cards stopped at

@@ -14,7 +14,13 @@ import pytest
 from agents.arena import Outcome, rate
 from agents.stats import Z95
 from experiments import cli
-from experiments.tools.protocol import RATINGS, card_table, rate_person, reference_ratings
+from experiments.tools.protocol import (
+    DRIFT,
+    RATINGS,
+    card_table,
+    rate_person,
+    reference_ratings,
+)
 from experiments.web.saved_games import GameSaver, SavedGame, read_saved_games
 from experiments.web.tables import TableError, new_table
 from heist_envs.core.record import GameRecord
@@ -109,7 +115,7 @@ def test_a_persons_saved_games_give_an_anchored_rating_on_the_cards_scale(saved_
                 labels.append(f"{who}@{len(labels)}")
         outcomes = [Outcome(reward, False, None) for reward in saved.rewards]
         records.append({"seating": seating, "outcomes": outcomes})
-    expected = rate(labels, records, fixed)["person"]
+    expected = rate(labels, records, fixed, DRIFT)["person"]
     assert (row["mu"], row["sigma"]) == pytest.approx((expected["mu"], expected["sigma"]))
 
     text = card.markdown()
