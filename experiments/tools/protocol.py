@@ -51,7 +51,7 @@ from agents.arena import (
     side_outcomes,
     unique_labels,
 )
-from agents.batched_arena import unbatched_reason
+from agents.arena.batched import unbatched_reason
 from agents.stats import interval_text
 from experiments.common import (
     Interrupted,
@@ -84,7 +84,7 @@ SEED = 31
 GAMES = 200
 QUICK_GAMES = 10
 #: ``--quick``: games per table whose agents all play in the arena's batched route
-#: (:mod:`agents.batched_arena`), whose games cost milliseconds: enough to bring the anchored
+#: (:mod:`agents.arena.batched`), whose games cost milliseconds: enough to bring the anchored
 #: rating's sigma down to the floor that OpenSkill's per-game drift (tau) leaves, that of the
 #: frozen references' own ratings
 QUICK_BATCHED_GAMES = 1000

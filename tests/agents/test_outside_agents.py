@@ -10,7 +10,14 @@ import textwrap
 import pytest
 
 from agents import arena, registry
-from agents.arena import Entrant, parse_entrant, plan_tournament, play_tournaments, tournament
+from agents.arena import (
+    Entrant,
+    parse_entrant,
+    plan_tournament,
+    play_tournaments,
+    tournament,
+    workers,
+)
 from experiments import cli, common
 from experiments.tools import leaderboard, protocol
 
@@ -304,7 +311,7 @@ def test_an_installed_agent_plays_in_worker_processes_and_gets_a_card(installed,
 
 @pytest.mark.slow  # waits out eight kinds of failure, timeouts among them
 def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
-    monkeypatch.setattr(arena, "BUILD_TIME_LIMIT", 1.0)
+    monkeypatch.setattr(workers, "BUILD_TIME_LIMIT", 1.0)
     failing = tmp_path / "failing.py"
     failing.write_text(FAILING_FILE)
     kinds = {
