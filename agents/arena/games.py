@@ -24,8 +24,9 @@ class GameResult:
     machine do not slow the count down). ``forfeit`` describes how a seat lost the game, when
     it was played with ``forfeit=True`` and ended that way (that seat's side gets -1, the
     others +1): the seat, its name (``agent``), the ``decision`` number (the game's seed and
-    this number find the position again), the ``reason`` (one of :data:`FORFEIT_REASONS`) and
-    a ``detail``; an illegal action adds the ``action`` and its ``action_name``.
+    this number find the position again), the ``reason`` (one of
+    :data:`~agents.arena.games.FORFEIT_REASONS`) and a ``detail``; an illegal action adds the
+    ``action`` and its ``action_name``.
     """
 
     rewards: list[float]
@@ -192,9 +193,10 @@ def forfeit_result(
     **extra,
 ) -> GameResult:
     """The result of a game that ``seat`` lost at decision number ``decision`` for ``reason``
-    (one of :data:`FORFEIT_REASONS`), described by ``detail``: -1 to the seats of its side
-    and, with ``owners`` (who holds each seat), to every other seat its owner holds; +1 to
-    the others. ``seat_decisions`` and ``act_cpu_seconds`` (default 0 each) are per seat."""
+    (one of :data:`~agents.arena.games.FORFEIT_REASONS`), described by ``detail``: -1 to the
+    seats of its side and, with ``owners`` (who holds each seat), to every other seat its
+    owner holds; +1 to the others. ``seat_decisions`` and ``act_cpu_seconds`` (default 0
+    each) are per seat."""
     teams = game.teams(num_players)
     owners = owners or list(range(len(teams)))
     lost = [teams[k] == teams[seat] or owners[k] == owners[seat] for k in range(len(teams))]

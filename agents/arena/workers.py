@@ -101,9 +101,9 @@ def play_tournaments(plans, workers=None, progress=True, batched=None) -> list[T
     defined in a notebook) play here too. Isolated entrants (:attr:`Entrant.isolated`) play
     in processes of their own wherever the game is. An agent that gives an illegal action,
     raises, overruns its time limit or ends its process loses that game
-    (:data:`FORFEIT_REASONS`), which is logged and listed in the result; a dead or stopped
-    worker is replaced. Ctrl-C stops the games: :class:`TournamentInterrupted` then holds
-    those finished so far.
+    (:data:`~agents.arena.games.FORFEIT_REASONS`), which is logged and listed in the result; a
+    dead or stopped worker is replaced. Ctrl-C stops the games: :class:`TournamentInterrupted`
+    then holds those finished so far.
     """
     check_count("workers", workers, allow_none=True)
     fast = []  # the tournaments of the batched route
