@@ -175,6 +175,9 @@ def agent_seed(game_seed, seat) -> int:
     return int(np.random.SeedSequence([game_seed, seat]).generate_state(1)[0])
 
 
+# Plans ----------------------------------------------------------------------------------------
+
+
 @dataclass
 class TournamentPlan:
     """What a tournament plays: its table, its entrants and sides, and its games as tasks
