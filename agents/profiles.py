@@ -128,7 +128,7 @@ def _part(game_name: str, part: str) -> ModuleType | None:
     folder = f"{__package__}.{game_name}"
     spec = importlib.util.find_spec(folder) if game_name.isidentifier() else None
     if spec is None or spec.submodule_search_locations is None:
-        return None  # no folder (a module of the same name, like agents.arena, is no folder)
+        return None  # no folder (a module of the same name, like agents.registry, is none)
     if importlib.util.find_spec(f"{folder}.{part}") is None:
         return None
     return importlib.import_module(f"{folder}.{part}")

@@ -397,12 +397,12 @@ def interrupt_after(monkeypatch, target, name, calls):
 
 
 def test_ctrl_c_in_eval_keeps_the_partial_card(tmp_path, monkeypatch, capsys):
-    from agents import arena
+    from agents.arena import workers
     from experiments.tools import protocol
 
     monkeypatch.setattr(protocol, "POOL", ("random", "heuristic"))
     monkeypatch.setattr(protocol, "QUICK_BATCHED_GAMES", 10)
-    interrupt_after(monkeypatch, arena, "_tick", 5)  # as the fifth game ends
+    interrupt_after(monkeypatch, workers, "_tick", 5)  # as the fifth game ends
     argv = ["eval", "random", "--game", "art_robbery", "--players", "2", "--quick"]
     status, text = run([*argv, "--workers", "1", "--out", str(tmp_path), "--no-progress"], capsys)
     assert status == 130 and text.count("Traceback") == 0

@@ -4,8 +4,7 @@ import csv
 
 import pytest
 
-from agents import arena
-from agents.arena import Entrant, TournamentResult
+from agents.arena import Entrant, TournamentResult, workers
 from experiments.cli import main
 from experiments.tools.leaderboard import default_agents, head_to_head
 from heist_envs import get_game
@@ -324,7 +323,7 @@ def test_update_needs_a_leaderboard_to_update(tmp_path, capsys):
 def test_ctrl_c_writes_the_tables_played_beside_the_leaderboard(tmp_path, monkeypatch, capsys):
     from tests.test_cli import interrupt_after
 
-    interrupt_after(monkeypatch, arena, "_tick", 9)  # as the third game of the second table ends
+    interrupt_after(monkeypatch, workers, "_tick", 9)  # as the third game of the second table ends
     argv = ["leaderboard", "--games", "art_robbery", "--counts", "3", "4", "--agents", "random"]
     argv += ["heuristic", "--games-per-table", "4", "--out", str(tmp_path), "--no-progress"]
     status, text = run(argv, capsys)

@@ -51,7 +51,7 @@ from agents.arena import (
     side_outcomes,
     unique_labels,
 )
-from agents.batched_arena import unbatched_reason
+from agents.arena.batched import unbatched_reason
 from agents.stats import interval_text
 from experiments.common import (
     Interrupted,
@@ -83,7 +83,7 @@ SEED = 31
 #: seat rotations
 GAMES = 200
 #: games per table whose agents all play in the arena's batched route
-#: (:mod:`agents.batched_arena`), whose games cost milliseconds
+#: (:mod:`agents.arena.batched`), whose games cost milliseconds
 BATCHED_GAMES = 2000
 #: the reference whose games cost the most (a second or more of search each) and the games
 #: of its tables: what keeps the full protocol of all four games within 20 minutes on two

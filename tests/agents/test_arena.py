@@ -23,6 +23,7 @@ from agents.arena import (
     run_game,
     schedule,
     tournament,
+    workers,
 )
 from agents.base import RandomAgent
 from heist_envs import get_game
@@ -242,13 +243,13 @@ def test_fair_share_is_one_win_per_side():
 
 
 def test_the_tables_of_several_tournaments_advance_together(monkeypatch):
-    played, tick = [], arena._tick
+    played, tick = [], workers._tick
 
     def noted(bar, record, first):
         played.append(min(record["agents"]))  # "a" or "b": which tournament it is
         return tick(bar, record, first)
 
-    monkeypatch.setattr(arena, "_tick", noted)
+    monkeypatch.setattr(workers, "_tick", noted)
     plans = [
         arena.plan_tournament("art_robbery", [Entrant(label, "random"), "random"], 4, 2, 1)
         for label in ("a", "b")
@@ -259,7 +260,7 @@ def test_the_tables_of_several_tournaments_advance_together(monkeypatch):
 
 def interrupt_at(monkeypatch, games):
     """Ctrl-C as the tournament's game number ``games`` ends."""
-    tick = arena._tick
+    tick = workers._tick
     ended = []
 
     def tick_then_stop(bar, record, first):
@@ -268,7 +269,7 @@ def interrupt_at(monkeypatch, games):
             raise KeyboardInterrupt
         return tick(bar, record, first)
 
-    monkeypatch.setattr(arena, "_tick", tick_then_stop)
+    monkeypatch.setattr(workers, "_tick", tick_then_stop)
 
 
 def test_ctrl_c_keeps_the_games_finished(monkeypatch, tmp_path):

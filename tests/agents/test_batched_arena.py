@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.arena import Entrant, agent_seed, parse_entrant, tournament
+from agents.arena.batched import seat_seeds, unbatched_reason
 from agents.base import make_random
-from agents.batched_arena import seat_seeds, unbatched_reason
 from heist_envs import get_game
 from heist_envs.core.policy_rng import rng_state
 

@@ -19,6 +19,7 @@ from agents.arena import (
     plan_tournament,
     play_tournaments,
     tournament,
+    workers,
 )
 from agents.stats import Z95
 from experiments import cli, common
@@ -314,7 +315,7 @@ def test_an_installed_agent_plays_in_worker_processes_and_gets_a_card(installed,
 
 @pytest.mark.slow  # waits out eight kinds of failure, timeouts among them
 def test_failing_agents_lose_their_games_and_the_run_goes_on(tmp_path, monkeypatch):
-    monkeypatch.setattr(arena, "BUILD_TIME_LIMIT", 1.0)
+    monkeypatch.setattr(workers, "BUILD_TIME_LIMIT", 1.0)
     failing = tmp_path / "failing.py"
     failing.write_text(FAILING_FILE)
     kinds = {

@@ -97,7 +97,8 @@ def test_a_game_without_a_folder_gets_every_default(monkeypatch, fresh_profiles)
 
 @pytest.mark.parametrize("name", ["arena", "registry", "not.a.name", "policies"])
 def test_names_that_are_no_game_folder_get_the_defaults(name):
-    # agents.arena is a module and agents/policies a folder of files: neither is a game's
+    # agents.registry is a module, agents.arena a package of the arena's own modules and
+    # agents/policies a folder of files: none is a game's
     assert has_no_parts(GameProfile(name))
 
 

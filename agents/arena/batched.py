@@ -22,6 +22,9 @@ import numpy as np
 from heist_envs.core.game import RUNNING, TRUNCATED
 from heist_envs.core.rng import mix_seed
 
+from .games import GameResult, forfeit_result, game_record, illegal_fields
+from .seating import seat_entrants
+
 #: the agent specs whose agents play in the batched route
 BATCHED_AGENTS = ("heuristic", "ppo", "random")
 #: the most games of a table in play at once
@@ -194,8 +197,8 @@ def unbatched_reason(entrant) -> str | None:
 
 
 def _restricted_heuristic(factory) -> bool:
-    from .registry import parse_spec
-    from .restricted import make_restricted
+    from ..registry import parse_spec
+    from ..restricted import make_restricted
 
     if not isinstance(factory, functools.partial) or factory.func is not make_restricted:
         return False
@@ -226,7 +229,7 @@ class _Network:
         self.team_of_seat = np.array(game.teams(num_players))
 
     def act(self, rows, actors, obs, masks, generators):
-        from .ppo import masked_logits
+        from ..ppo import masked_logits
 
         torch = self.torch
         actions = np.empty(len(rows), np.int64)
@@ -288,9 +291,8 @@ def play_batched(plan):
     serial route makes it (:func:`agents.arena.game_record`), in the order the games end.
     An agent's CPU time (``act_cpu_seconds``) is its share of the compiled calls and
     forward passes it played in, per decision."""
-    from .arena import GameResult, forfeit_result, game_record, illegal_fields, seat_entrants
-    from .compiled import HeuristicAgent
-    from .restricted import RestrictedAgent
+    from ..compiled import HeuristicAgent
+    from ..restricted import RestrictedAgent
 
     game, num_players, entrants = plan.game, plan.num_players, plan.entrants
     agents = [e.build(game.name, 0, num_players) for e in entrants]
