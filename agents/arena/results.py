@@ -46,25 +46,30 @@ def _mean(values) -> float:
     return float(total) / len(values)
 
 
-def rate(labels, records, frozen=None) -> dict[str, dict]:
+def rate(labels, records, frozen=None, drift=None) -> dict[str, dict]:
     """OpenSkill (Plackett-Luce) ratings from the games in order, sides ranked by reward.
 
     An entrant holding several sides of one game is rated once per side, and keeps the mean
     of those updates. ``frozen`` maps labels to (mu, sigma) ratings that the games leave as
-    they are: the other entrants are rated against them (an anchored rating)."""
-    model = PlackettLuce()
+    they are: the other entrants are rated against them (an anchored rating). ``drift``:
+    OpenSkill's tau, the sigma added before every game (None: OpenSkill's default, 25/300)."""
+    model = PlackettLuce() if drift is None else PlackettLuce(tau=drift)
     frozen = frozen or {}
     ratings = {label: model.rating(*frozen.get(label, ()), name=label) for label in labels}
     for record in records:
         seated = [labels[i] for i in record["seating"]]
         rewards = [outcome.reward for outcome in record["outcomes"]]
         updated = model.rate([[ratings[label]] for label in seated], scores=rewards)
-        for label in set(seated) - set(frozen):
-            mine = [team[0] for name, team in zip(seated, updated, strict=True) if name == label]
+        held: dict[str, list] = {}
+        for label, team in zip(seated, updated, strict=True):
+            if label not in frozen:
+                held.setdefault(label, []).append(team[0])
+        for label, mine in held.items():
+            if len(mine) == 1:  # the update itself, named as the entrant
+                ratings[label] = mine[0]
+                continue
             ratings[label] = model.rating(
-                mu=float(np.mean([r.mu for r in mine])),
-                sigma=float(np.mean([r.sigma for r in mine])),
-                name=label,
+                mu=_mean([r.mu for r in mine]), sigma=_mean([r.sigma for r in mine]), name=label
             )
     return {
         label: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}

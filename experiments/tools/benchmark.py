@@ -43,7 +43,9 @@ Sections and modes (agent decisions per second; chance nodes are not counted):
   (``heuristic-vs-heuristic``) and of the shipped network (``ppo-vs-heuristic``) against
   the heuristic, games per second, one game at a time in one process
   (``tournament-serial-...``) and in the arena's batched route (``tournament-batched-...``,
-  50 times the games); the summary gives their ratio (the target: at least 50).
+  50 times the games; ``tournament-compiled-...``: its compiled play and forward passes
+  alone, the ceiling of any batched route); the summary gives their ratios (the target: at
+  least 50).
 - ``rllib`` (only when named): Ray RLlib env runners sampling the game, 1 and 2 of them side
   by side, and the PPO learner's rate on the same batch (where ray[rllib] is installed; see
   docs/distributed.md).
@@ -801,9 +803,11 @@ def shared_rows(record, counts, settings):
 TOURNAMENT_TABLES = {"heuristic-vs-heuristic": "heuristic", "ppo-vs-heuristic": "ppo"}
 
 
-def tournament_speed(name, num_players, agent, games, batched) -> float:
+def tournament_speed(name, num_players, agent, games, batched) -> tuple[float, float]:
     """Games per second of a tournament of ``agent`` against the heuristic, one process (the
-    serial route with one worker), after a few untimed games that load or compile the code."""
+    serial route with one worker), after a few untimed games that load or compile the code;
+    and games per second of the agents' own CPU time alone (in the batched route: the
+    compiled play and the forward passes, the rules' steps included)."""
     from agents.arena import tournament
 
     agents = [agent, "heuristic"]
@@ -812,20 +816,26 @@ def tournament_speed(name, num_players, agent, games, batched) -> float:
     play(games=4, seed=1)
     started = time.perf_counter()
     result = play(games=games, seed=2)
-    return len(result.games) / (time.perf_counter() - started)
+    wall = time.perf_counter() - started
+    acting = sum(sum(r["act_cpu_seconds"]) for r in result.games)
+    return len(result.games) / wall, len(result.games) / acting
 
 
 def tournament_rows(record, counts, settings):
     """Tournaments of the heuristic and of the shipped network against the heuristic, one
-    game at a time (``serial``) and in the batched route (``batched``), games per second."""
+    game at a time (``serial``) and in the batched route (``batched``), games per second;
+    and the batched route's compiled play and forward passes alone (``compiled``): the most
+    a batched route can reach while the agents' decisions cost what they cost."""
     serial_games = max(40, int(100 * settings.seconds))
     for name, n in counts.items():
         for mode, agent in TOURNAMENT_TABLES.items():
             if agent == "ppo" and not installed("sb3_contrib"):
                 continue
             for route, games in (("serial", serial_games), ("batched", 50 * serial_games)):
-                rate = tournament_speed(name, n, agent, games, route == "batched")
+                rate, acting = tournament_speed(name, n, agent, games, route == "batched")
                 record("heist-envs", name, f"tournament-{route}-{mode}", n, rate, rate)
+                if route == "batched":
+                    record("heist-envs", name, f"tournament-compiled-{mode}", n, acting, acting)
 
 
 #: The first layer's variants ``--sections layers`` measures: dense in float32 (what SB3
@@ -1026,6 +1036,10 @@ RATIOS = (
             ("heist-envs", None, f"tournament-serial-{mode}"),
             f"{mode} tournament, batched / serial games per second",
             after=f"x (target: at least {TOURNAMENT_TARGET}x)") for mode in TOURNAMENT_TABLES),
+    *(Ratio("heist-envs", f"tournament-compiled-{mode}",
+            ("heist-envs", None, f"tournament-serial-{mode}"),
+            f"{mode} tournament, the batched route's compiled play alone / serial games per "
+            "second (the most batching can give)") for mode in TOURNAMENT_TABLES),
 )  # fmt: skip
 
 
