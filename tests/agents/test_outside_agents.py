@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import heist_envs
 from agents import arena, registry
 from agents.arena import (
     Entrant,
@@ -629,3 +630,17 @@ def test_the_anchored_rating_narrows_below_two_points_with_enough_games():
     assert abs(row["mu"] - 23.0) < 2.0  # as strong as the reference: rated beside it
     drifting = arena.rate(["me", *refs], games, dict.fromkeys(refs, frozen["heuristic"]))["me"]
     assert Z95 * drifting["sigma"] > 3.0  # the drift's floor, which v1 cards stopped at
+
+
+def test_the_full_protocol_plays_fewer_games_against_the_deep_search():
+    game = heist_envs.get_game("art_robbery")
+    entrant = parse_entrant("heuristic")
+    plans, where, _ = protocol.plan_tables(
+        entrant, game, [4], protocol.SEED, protocol.GAMES, protocol.BATCHED_GAMES,
+        protocol.DEEP_SEARCH_GAMES,
+    )  # fmt: skip
+    games = {spec: len(plan.tasks) for (_, spec), plan in zip(where, plans, strict=True)}
+    assert games == {
+        "random": 2000, "heuristic": 2000, "ppo": 2000,
+        "ismcts:simulations=100": 200, "ismcts:simulations=1000": 60,
+    }  # fmt: skip
