@@ -343,8 +343,9 @@ class GumbelRoot:
         with np.errstate(divide="ignore"):
             self.logits = np.where(masks > 0, np.log(priors), -np.inf)
         self.noisy = self.logits + search.rng.gumbel(size=masks.shape)
-        moves = np.minimum(masks.sum(1), search.considered)
-        self.schedule = np.stack([considered_visits(m, search.simulations) for m in moves])
+        counts, rows = np.unique(np.minimum(masks.sum(1), search.considered), return_inverse=True)
+        schedules = np.stack([considered_visits(m, search.simulations) for m in counts])
+        self.schedule = schedules[rows.reshape(-1)]  # one schedule per count of moves
         self.sigma = np.zeros(masks.shape)
 
     def choose(self, k):

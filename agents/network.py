@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numba as nb
 import numpy as np
 import torch
 from torch import nn
@@ -113,6 +114,26 @@ class PolicyValueNet(nn.Module):
         values = self.value_head(x)
         return logits, values.squeeze(-1) if self.value_seats == 1 else values
 
+    def evaluate(self, obs, masks):
+        """(move probabilities, values) as numpy for a batch of numpy observations and masks
+        (int8 or bool), no gradients: :meth:`forward`'s results, the float32 first layer
+        summed over each observation's non-zero inputs alone (:func:`sparse_linear`), what
+        the search's leaves pay for (their observations are 5 to 20% non-zero)."""
+        with torch.inference_mode():
+            if self.low_precision:
+                x = self.features(torch.from_numpy(obs))
+            else:
+                first = self.trunk[0]
+                x = np.empty((len(obs), first.out_features), np.float32)
+                weight = first.weight.detach().T.contiguous().numpy()
+                sparse_linear(obs, weight, first.bias.detach().numpy(), x)
+                x = torch.from_numpy(x)
+                for module in list(self.trunk)[1:]:
+                    x = module(x)
+            logits = self.policy_head(x).masked_fill(~torch.from_numpy(masks).bool(), ILLEGAL_LOGIT)
+            values = self.value_head(x)
+            return torch.softmax(logits, -1).numpy(), values.numpy()
+
     def action_logits(self, obs):
         """The policy's logits (unmasked) of a batch on the CPU, wherever the network is:
         what :class:`heist_envs.core.single_agent.PolicyOpponent` plays a snapshot with."""
@@ -189,6 +210,27 @@ class PolicyValueNet(nn.Module):
             net.value_head.weight.data.copy_(weights[f"{value}.weight"])
             net.value_head.bias.data.copy_(weights[f"{value}.bias"])
         return net, shared
+
+
+@nb.njit(cache=True)
+def sparse_linear(obs, weight_t, bias, out):
+    """``out = obs @ weight_t + bias`` (float32; ``weight_t``: a linear layer's weight
+    transposed, C-contiguous) through the non-zero entries of each row of ``obs`` alone: their
+    columns gathered first, then their weight rows added up."""
+    columns = np.empty(obs.shape[1], np.int64)
+    width = out.shape[1]
+    for j in range(obs.shape[0]):
+        count = 0
+        for i in range(obs.shape[1]):
+            columns[count] = i
+            count += obs[j, i] != 0
+        for u in range(width):
+            out[j, u] = bias[u]
+        for n in range(count):
+            i = columns[n]
+            x = np.float32(obs[j, i])
+            for u in range(width):
+                out[j, u] += x * weight_t[i, u]
 
 
 def sample(logits, generator=None):
@@ -270,12 +312,7 @@ class NetworkEvaluator:
         self.net, self.mix, self.rollouts = net, float(mix), rollouts
 
     def __call__(self, leaves):
-        with torch.inference_mode():
-            obs = torch.from_numpy(leaves.observations)
-            masks = torch.from_numpy(leaves.masks).bool()
-            logits, values = self.net(obs, masks)
-            priors = torch.softmax(logits, -1).numpy()
-            values = values.reshape(len(leaves), -1).numpy()
+        priors, values = self.net.evaluate(leaves.observations, leaves.masks)
         if self.mix > 0:
             values = (1 - self.mix) * values + self.mix * self.rollouts(leaves)[1]
         return priors, values.astype(np.float32)
