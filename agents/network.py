@@ -76,6 +76,7 @@ class PolicyValueNet(nn.Module):
         self.value_head = nn.Linear(width, value_seats)
         self.activation = activation
         self.low_precision = low_precision
+        self._first_rows = (None, None)  # (the weight's identity and version, its transpose)
         # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start
         for layer in self.trunk[::2]:
             nn.init.orthogonal_(layer.weight, 2**0.5)
@@ -125,14 +126,24 @@ class PolicyValueNet(nn.Module):
             else:
                 first = self.trunk[0]
                 x = np.empty((len(obs), first.out_features), np.float32)
-                weight = first.weight.detach().T.contiguous().numpy()
-                sparse_linear(obs, weight, first.bias.detach().numpy(), x)
+                sparse_linear(obs, self.first_rows(), first.bias.detach().numpy(), x)
                 x = torch.from_numpy(x)
                 for module in list(self.trunk)[1:]:
                     x = module(x)
             logits = self.policy_head(x).masked_fill(~torch.from_numpy(masks).bool(), ILLEGAL_LOGIT)
             values = self.value_head(x)
             return torch.softmax(logits, -1).numpy(), values.numpy()
+
+    def first_rows(self) -> np.ndarray:
+        """The first layer's weight transposed, a row per input (float32, C-contiguous), made
+        again only when the weight is replaced or written in place (torch counts every such
+        write, an optimiser's step or ``load_state_dict`` included; a write through ``.data``
+        goes uncounted)."""
+        weight = self.trunk[0].weight
+        key = (weight.data_ptr(), weight._version)
+        if self._first_rows[0] != key:
+            self._first_rows = (key, weight.detach().T.contiguous().numpy())
+        return self._first_rows[1]
 
     def action_logits(self, obs):
         """The policy's logits (unmasked) of a batch on the CPU, wherever the network is:
@@ -195,20 +206,21 @@ class PolicyValueNet(nn.Module):
             low_precision,
             weights["seat_value_net.weight"].shape[0] if seat_values else 1,
         )
-        for k, layer in enumerate(net.trunk[::2]):
-            layer.weight.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
-            layer.bias.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
-        net.policy_head.weight.data.copy_(weights["action_net.weight"])
-        net.policy_head.bias.data.copy_(weights["action_net.bias"])
         shared = hidden_layers(weights, "value_net") == trunk and all(
             torch.equal(tensor, weights[key.replace("policy_net", "value_net")])
             for key, tensor in weights.items()
             if key.startswith("mlp_extractor.policy_net.")
         )
         value = "seat_value_net" if seat_values else "value_net"
-        if shared:
-            net.value_head.weight.data.copy_(weights[f"{value}.weight"])
-            net.value_head.bias.data.copy_(weights[f"{value}.bias"])
+        with torch.no_grad():  # counted writes (first_rows sees them)
+            for k, layer in enumerate(net.trunk[::2]):
+                layer.weight.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
+                layer.bias.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
+            net.policy_head.weight.copy_(weights["action_net.weight"])
+            net.policy_head.bias.copy_(weights["action_net.bias"])
+            if shared:
+                net.value_head.weight.copy_(weights[f"{value}.weight"])
+                net.value_head.bias.copy_(weights[f"{value}.bias"])
         return net, shared
 
 

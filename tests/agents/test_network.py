@@ -112,12 +112,20 @@ def test_the_sparse_first_layer_gives_the_dense_networks_priors_values_and_searc
         dense_priors, dense_values = dense(leaves)
         np.testing.assert_allclose(priors, dense_priors, rtol=1e-4, atol=1e-6)
         np.testing.assert_allclose(values, dense_values, rtol=1e-4, atol=1e-5)
+    with torch.no_grad():  # a write in place, as an optimiser's step makes: seen too
+        net.trunk[0].weight.mul_(-2)
+    priors, values = net.evaluate(seen[0].observations, seen[0].masks)
+    dense_priors, dense_values = dense(seen[0])
+    np.testing.assert_allclose(priors, dense_priors, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(values, dense_values, rtol=1e-4, atol=1e-5)
     low = seat_net(name, 4)
     low.low_precision = True  # a bfloat16 trunk keeps its dense layers: forward's own results
     priors, values = low.evaluate(seen[0].observations, seen[0].masks)
     dense_priors, dense_values = DenseEvaluator(low)(seen[0])
     np.testing.assert_array_equal(priors, dense_priors)
     np.testing.assert_array_equal(values, dense_values)
+    with torch.no_grad():
+        net.trunk[0].weight.div_(-2)
     found = BatchSearch(game, NetworkEvaluator(net), 8, "gumbel", seed=3).search(states)
     np.testing.assert_array_equal(found.actions, expected.actions)
     np.testing.assert_array_equal(found.visits, expected.visits)
