@@ -228,21 +228,27 @@ class PolicyValueNet(nn.Module):
 def sparse_linear(obs, weight_t, bias, out):
     """``out = obs @ weight_t + bias`` (float32; ``weight_t``: a linear layer's weight
     transposed, C-contiguous) through the non-zero entries of each row of ``obs`` alone: their
-    columns gathered first, then their weight rows added up."""
-    columns = np.empty(obs.shape[1], np.int64)
+    columns gathered first, then their weight rows added up, four at a time."""
+    columns = np.zeros(obs.shape[1] + 3, np.int64)
+    values = np.zeros(obs.shape[1] + 3, np.float32)
     width = out.shape[1]
     for j in range(obs.shape[0]):
         count = 0
         for i in range(obs.shape[1]):
             columns[count] = i
             count += obs[j, i] != 0
+        for n in range(count):
+            values[n] = obs[j, columns[n]]
+        values[count : count + 3] = 0.0  # the last four's padding adds nothing
         for u in range(width):
             out[j, u] = bias[u]
-        for n in range(count):
-            i = columns[n]
-            x = np.float32(obs[j, i])
+        for n in range(0, count, 4):
+            i0, i1, i2, i3 = columns[n], columns[n + 1], columns[n + 2], columns[n + 3]
+            x0, x1, x2, x3 = values[n], values[n + 1], values[n + 2], values[n + 3]
             for u in range(width):
-                out[j, u] += x * weight_t[i, u]
+                out[j, u] += (x0 * weight_t[i0, u] + x1 * weight_t[i1, u]) + (
+                    x2 * weight_t[i2, u] + x3 * weight_t[i3, u]
+                )
 
 
 def sample(logits, generator=None):
