@@ -20,7 +20,10 @@ in bfloat16 (its weights kept in float32, the heads in float32): its first layer
 as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
 so the probabilities an update recomputes are those the rollout was played with
 (docs/training/index.md has the measurements, and those of the sparse layers that lost).
-The ``ppo`` agent plays an exported network in float32.
+The ``ppo`` agent plays an exported network in float32. The search's passes, forward only
+(:meth:`PolicyValueNet.evaluate`), take a float32 first layer through the non-zero inputs
+alone (:func:`sparse_linear`): over a search's 256 leaves, forward only, faster than the
+dense layer, and the same sums in another order (docs/benchmarks.md).
 """
 
 from __future__ import annotations
