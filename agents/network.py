@@ -20,10 +20,10 @@ in bfloat16 (its weights kept in float32, the heads in float32): its first layer
 as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
 so the probabilities an update recomputes are those the rollout was played with
 (docs/training/index.md has the measurements, and those of the sparse layers that lost).
-The ``ppo`` agent plays an exported network in float32. The search's passes, forward only
-(:meth:`PolicyValueNet.evaluate`), take a float32 first layer through the non-zero inputs
-alone (:func:`sparse_linear`): over a search's 256 leaves, forward only, faster than the
-dense layer, and the same sums in another order (docs/benchmarks.md).
+The ``ppo`` agent plays an exported network in float32. The search's passes
+(:meth:`PolicyValueNet.evaluate`, forward only) take a float32 first layer through the
+non-zero inputs alone (:func:`sparse_linear`): faster there than the dense layer, the same
+sums in another order (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -121,8 +121,8 @@ class PolicyValueNet(nn.Module):
     def evaluate(self, obs, masks):
         """(move probabilities, values) as numpy for a batch of numpy observations and masks
         (int8 or bool), no gradients: :meth:`forward`'s results, the float32 first layer
-        summed over each observation's non-zero inputs alone (:func:`sparse_linear`), what
-        the search's leaves pay for (their observations are 5 to 20% non-zero)."""
+        summed over each observation's non-zero inputs alone (:func:`sparse_linear`; the
+        search's leaves are 5 to 20% non-zero)."""
         with torch.inference_mode():
             if self.low_precision:
                 x = self.features(torch.from_numpy(obs))
@@ -319,7 +319,8 @@ def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int
 class NetworkEvaluator:
     """The batched search's evaluator (:class:`agents.batch_search.Evaluator`) from a
     per-seat network: each leaf's prior is the policy head's softmax over its legal moves,
-    its values the value head's, all the leaves of a simulation step in one forward pass.
+    its values the value head's, all the leaves of a simulation step in one forward pass
+    (:meth:`PolicyValueNet.evaluate`).
     ``mix`` in [0, 1] blends in the values of ``rollouts`` (a
     :class:`~agents.batch_search.RolloutEvaluator`): ``(1 - mix) * network + mix * rollout``."""
 
