@@ -86,12 +86,13 @@ class Leaves:
     seat to move at each leaf (the searching seat where the game ended); ``observations``:
     each observer's observation (the kernel's dtype, ``(n, obs_size)``, computed on first
     use); ``worlds``: the sampled worlds themselves (for evaluators that stand for the game's
-    own knowledge, like rollouts, which may play them on); ``num_seats``: the values' width.
+    own knowledge, like rollouts, which may play them on; the rows ``rows`` of ``worlds``
+    where given, copied on first use); ``num_seats``: the values' width.
     """
 
-    def __init__(self, game, worlds, masks, observers, num_seats):
+    def __init__(self, game, worlds, masks, observers, num_seats, rows=None):
         self.game = game
-        self.worlds = worlds
+        self.all_worlds, self.rows = worlds, rows
         self.masks = masks
         self.observers = observers
         self.num_seats = num_seats
@@ -100,9 +101,14 @@ class Leaves:
         return len(self.masks)
 
     @cached_property
+    def worlds(self) -> np.ndarray:
+        return self.all_worlds if self.rows is None else self.all_worlds[self.rows]
+
+    @cached_property
     def observations(self) -> np.ndarray:
         out = np.zeros((len(self), self.game.obs_size), self.game.obs_dtype)
-        compiled_steps(self.game).observe_all(self.worlds, self.observers, out)
+        rows = np.arange(len(self)) if self.rows is None else self.rows
+        compiled_steps(self.game).observe_all(self.all_worlds, rows, self.observers, out)
         return out
 
 
@@ -295,16 +301,17 @@ class BatchSearch:
 
     def _evaluate(self, batch):
         """The evaluator's ``(rows, priors, values)`` for the leaves it scores."""
+        num_actions, num_seats = self.game.num_actions, batch.returns.shape[1]
         if self.evaluator.scores_finished or not batch.finished.any():
             rows = np.arange(len(batch.roots))
-            worlds, masks, observers = batch.worlds, batch.masks, batch.observers
+            leaves = Leaves(self.game, batch.worlds, batch.masks, batch.observers, num_seats)
         else:
             rows = np.flatnonzero(~batch.finished)
-            worlds, masks, observers = batch.worlds[rows], batch.masks[rows], batch.observers[rows]
-        num_actions, num_seats = self.game.num_actions, batch.returns.shape[1]
+            masks, observers = batch.masks[rows], batch.observers[rows]
+            leaves = Leaves(self.game, batch.worlds, masks, observers, num_seats, rows)
         if not len(rows):
             return rows, np.zeros((0, num_actions)), np.zeros((0, num_seats))
-        priors, values = self.evaluator(Leaves(self.game, worlds, masks, observers, num_seats))
+        priors, values = self.evaluator(leaves)
         priors, values = np.asarray(priors), np.asarray(values)
         if priors.shape != (len(rows), num_actions) or values.shape != (len(rows), num_seats):
             raise ValueError(
@@ -343,8 +350,9 @@ class GumbelRoot:
         with np.errstate(divide="ignore"):
             self.logits = np.where(masks > 0, np.log(priors), -np.inf)
         self.noisy = self.logits + search.rng.gumbel(size=masks.shape)
-        moves = np.minimum(masks.sum(1), search.considered)
-        self.schedule = np.stack([considered_visits(m, search.simulations) for m in moves])
+        counts, rows = np.unique(np.minimum(masks.sum(1), search.considered), return_inverse=True)
+        schedules = np.stack([considered_visits(m, search.simulations) for m in counts])
+        self.schedule = schedules[rows.reshape(-1)]  # one schedule per count of moves
         self.sigma = np.zeros(masks.shape)
 
     def choose(self, k):
@@ -450,9 +458,9 @@ def _build_steps(game):
                 b.observers[i] = s.actor
 
     @nb.njit
-    def observe_all(worlds, observers, out):
-        for j in range(len(worlds)):
-            observe(worlds[j], observers[j], out[j])
+    def observe_all(worlds, rows, observers, out):
+        for j in range(len(rows)):
+            observe(worlds[rows[j]], observers[j], out[j])
 
     return SimpleNamespace(descend_all=descend_all, observe_all=observe_all, **_SHARED_STEPS)
 

@@ -20,13 +20,17 @@ in bfloat16 (its weights kept in float32, the heads in float32): its first layer
 as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
 so the probabilities an update recomputes are those the rollout was played with
 (docs/training/index.md has the measurements, and those of the sparse layers that lost).
-The ``ppo`` agent plays an exported network in float32.
+The ``ppo`` agent plays an exported network in float32. The search's passes
+(:meth:`PolicyValueNet.evaluate`, forward only) take a float32 first layer through the
+non-zero inputs alone (:func:`sparse_linear`): faster there than the dense layer, the same
+sums in another order (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numba as nb
 import numpy as np
 import torch
 from torch import nn
@@ -75,6 +79,7 @@ class PolicyValueNet(nn.Module):
         self.value_head = nn.Linear(width, value_seats)
         self.activation = activation
         self.low_precision = low_precision
+        self._first_rows = (None, None)  # (the weight's identity and version, its transpose)
         # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start
         for layer in self.trunk[::2]:
             nn.init.orthogonal_(layer.weight, 2**0.5)
@@ -112,6 +117,36 @@ class PolicyValueNet(nn.Module):
         logits = self.policy_head(x).masked_fill(~masks, ILLEGAL_LOGIT)
         values = self.value_head(x)
         return logits, values.squeeze(-1) if self.value_seats == 1 else values
+
+    def evaluate(self, obs, masks):
+        """(move probabilities, values) as numpy for a batch of numpy observations and masks
+        (int8 or bool), no gradients: :meth:`forward`'s results, the float32 first layer
+        summed over each observation's non-zero inputs alone (:func:`sparse_linear`; the
+        search's leaves are 5 to 20% non-zero)."""
+        with torch.inference_mode():
+            if self.low_precision:
+                x = self.features(torch.from_numpy(obs))
+            else:
+                first = self.trunk[0]
+                x = np.empty((len(obs), first.out_features), np.float32)
+                sparse_linear(obs, self.first_rows(), first.bias.detach().numpy(), x)
+                x = torch.from_numpy(x)
+                for module in list(self.trunk)[1:]:
+                    x = module(x)
+            logits = self.policy_head(x).masked_fill(~torch.from_numpy(masks).bool(), ILLEGAL_LOGIT)
+            values = self.value_head(x)
+            return torch.softmax(logits, -1).numpy(), values.numpy()
+
+    def first_rows(self) -> np.ndarray:
+        """The first layer's weight transposed, a row per input (float32, C-contiguous), made
+        again only when the weight is replaced or written in place (torch counts every such
+        write, an optimiser's step or ``load_state_dict`` included; a write through ``.data``
+        goes uncounted)."""
+        weight = self.trunk[0].weight
+        key = (weight.data_ptr(), weight._version)
+        if self._first_rows[0] != key:
+            self._first_rows = (key, weight.detach().T.contiguous().numpy())
+        return self._first_rows[1]
 
     def action_logits(self, obs):
         """The policy's logits (unmasked) of a batch on the CPU, wherever the network is:
@@ -174,21 +209,49 @@ class PolicyValueNet(nn.Module):
             low_precision,
             weights["seat_value_net.weight"].shape[0] if seat_values else 1,
         )
-        for k, layer in enumerate(net.trunk[::2]):
-            layer.weight.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
-            layer.bias.data.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
-        net.policy_head.weight.data.copy_(weights["action_net.weight"])
-        net.policy_head.bias.data.copy_(weights["action_net.bias"])
         shared = hidden_layers(weights, "value_net") == trunk and all(
             torch.equal(tensor, weights[key.replace("policy_net", "value_net")])
             for key, tensor in weights.items()
             if key.startswith("mlp_extractor.policy_net.")
         )
         value = "seat_value_net" if seat_values else "value_net"
-        if shared:
-            net.value_head.weight.data.copy_(weights[f"{value}.weight"])
-            net.value_head.bias.data.copy_(weights[f"{value}.bias"])
+        with torch.no_grad():  # counted writes (first_rows sees them)
+            for k, layer in enumerate(net.trunk[::2]):
+                layer.weight.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
+                layer.bias.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
+            net.policy_head.weight.copy_(weights["action_net.weight"])
+            net.policy_head.bias.copy_(weights["action_net.bias"])
+            if shared:
+                net.value_head.weight.copy_(weights[f"{value}.weight"])
+                net.value_head.bias.copy_(weights[f"{value}.bias"])
         return net, shared
+
+
+@nb.njit(cache=True)
+def sparse_linear(obs, weight_t, bias, out):
+    """``out = obs @ weight_t + bias`` (float32; ``weight_t``: a linear layer's weight
+    transposed, C-contiguous) through the non-zero entries of each row of ``obs`` alone: their
+    columns gathered first, then their weight rows added up, four at a time."""
+    columns = np.zeros(obs.shape[1] + 3, np.int64)
+    values = np.zeros(obs.shape[1] + 3, np.float32)
+    width = out.shape[1]
+    for j in range(obs.shape[0]):
+        count = 0
+        for i in range(obs.shape[1]):
+            columns[count] = i
+            count += obs[j, i] != 0
+        for n in range(count):
+            values[n] = obs[j, columns[n]]
+        values[count : count + 3] = 0.0  # the last four's padding adds nothing
+        for u in range(width):
+            out[j, u] = bias[u]
+        for n in range(0, count, 4):
+            i0, i1, i2, i3 = columns[n], columns[n + 1], columns[n + 2], columns[n + 3]
+            x0, x1, x2, x3 = values[n], values[n + 1], values[n + 2], values[n + 3]
+            for u in range(width):
+                out[j, u] += (x0 * weight_t[i0, u] + x1 * weight_t[i1, u]) + (
+                    x2 * weight_t[i2, u] + x3 * weight_t[i3, u]
+                )
 
 
 def sample(logits, generator=None):
@@ -256,7 +319,8 @@ def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int
 class NetworkEvaluator:
     """The batched search's evaluator (:class:`agents.batch_search.Evaluator`) from a
     per-seat network: each leaf's prior is the policy head's softmax over its legal moves,
-    its values the value head's, all the leaves of a simulation step in one forward pass.
+    its values the value head's, all the leaves of a simulation step in one forward pass
+    (:meth:`PolicyValueNet.evaluate`).
     ``mix`` in [0, 1] blends in the values of ``rollouts`` (a
     :class:`~agents.batch_search.RolloutEvaluator`): ``(1 - mix) * network + mix * rollout``."""
 
@@ -270,12 +334,7 @@ class NetworkEvaluator:
         self.net, self.mix, self.rollouts = net, float(mix), rollouts
 
     def __call__(self, leaves):
-        with torch.inference_mode():
-            obs = torch.from_numpy(leaves.observations)
-            masks = torch.from_numpy(leaves.masks).bool()
-            logits, values = self.net(obs, masks)
-            priors = torch.softmax(logits, -1).numpy()
-            values = values.reshape(len(leaves), -1).numpy()
+        priors, values = self.net.evaluate(leaves.observations, leaves.masks)
         if self.mix > 0:
             values = (1 - self.mix) * values + self.mix * self.rollouts(leaves)[1]
         return priors, values.astype(np.float32)

@@ -72,6 +72,66 @@ def test_the_evaluator_gives_the_policy_over_legal_moves_and_every_seats_value()
     assert np.isin(mixed, [-1.0, 1.0]).all()  # rollouts alone: games' returns
 
 
+class DenseEvaluator:
+    """The network's dense forward pass, as the evaluator computed it before its sparse first
+    layer."""
+
+    scores_finished = False
+
+    def __init__(self, net):
+        self.net = net
+
+    def __call__(self, leaves):
+        with torch.inference_mode():
+            obs = torch.from_numpy(leaves.observations).float()
+            logits, values = self.net(obs, torch.from_numpy(leaves.masks).bool())
+            return torch.softmax(logits, -1).numpy(), values.numpy()
+
+
+@pytest.mark.parametrize("name", heist_envs.game_names())
+def test_the_sparse_first_layer_gives_the_dense_networks_priors_values_and_searches(name):
+    """Over real leaves of each game (observations of its own dtype), the priors and values
+    of evaluate() are the dense forward pass's, and the guided search chooses the same moves
+    with the same visits, seed for seed."""
+    game = heist_envs.get_game(name)
+    net = seat_net(name, 4)
+    torch.nn.init.normal_(net.trunk[0].bias)  # the bias counts too
+    states = decision_states(name, 4, 12)
+    seen = []
+    dense = DenseEvaluator(net)
+
+    def recorded(leaves):
+        seen.append(leaves)
+        return dense(leaves)
+
+    recorded.scores_finished = False
+    expected = BatchSearch(game, recorded, 8, "gumbel", seed=3).search(states)
+    assert any((leaves.observations != 0).mean() < 0.5 for leaves in seen)
+    for leaves in seen:
+        priors, values = net.evaluate(leaves.observations, leaves.masks)
+        dense_priors, dense_values = dense(leaves)
+        np.testing.assert_allclose(priors, dense_priors, rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(values, dense_values, rtol=1e-4, atol=1e-5)
+    with torch.no_grad():  # a write in place, as an optimiser's step makes: seen too
+        net.trunk[0].weight.mul_(-2)
+    priors, values = net.evaluate(seen[0].observations, seen[0].masks)
+    dense_priors, dense_values = dense(seen[0])
+    np.testing.assert_allclose(priors, dense_priors, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(values, dense_values, rtol=1e-4, atol=1e-5)
+    low = seat_net(name, 4)
+    low.low_precision = True  # a bfloat16 trunk keeps its dense layers: forward's own results
+    priors, values = low.evaluate(seen[0].observations, seen[0].masks)
+    dense_priors, dense_values = DenseEvaluator(low)(seen[0])
+    np.testing.assert_array_equal(priors, dense_priors)
+    np.testing.assert_array_equal(values, dense_values)
+    with torch.no_grad():
+        net.trunk[0].weight.div_(-2)
+    found = BatchSearch(game, NetworkEvaluator(net), 8, "gumbel", seed=3).search(states)
+    np.testing.assert_array_equal(found.actions, expected.actions)
+    np.testing.assert_array_equal(found.visits, expected.visits)
+    np.testing.assert_allclose(found.improved, expected.improved, rtol=1e-4, atol=1e-6)
+
+
 @pytest.mark.parametrize("selection", ["puct", "gumbel"])
 @pytest.mark.parametrize("name", heist_envs.game_names())
 def test_the_guided_search_never_reads_what_the_searching_seat_cannot_see(name, selection):
