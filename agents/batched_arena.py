@@ -109,15 +109,17 @@ _LOOPS = {}
 
 def table_loops(game, act):
     """The compiled loops of a batched table of ``game`` whose compiled agents play ``act``
-    (built once per game, policy and process): ``deal``, ``advance`` and ``play``.
+    (built once per game, policy and process): ``deal``, ``advance``, ``play`` and ``pick``.
 
     ``deal`` deals game ``rows[j]`` anew from ``seeds[j]`` (from ``template``'s
     configuration; with ``dealt``, the records are already dealt) and clears its counts;
     ``advance`` plays, in every live game, the moves of the seats a compiled agent holds
     (``slots[i, seat]``: its row of ``params`` and of ``forbid``, the actions it may not
     take unless nothing legal is left; -1: another agent's seat) until the game ends or
-    waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``.
-    An illegal action is not played: the game is marked ``illegal`` and keeps it in ``bad``.
+    waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``; ``pick``
+    puts into ``actions[j]`` the compiled agent's choice (its ``params``) in game ``rows[j]``
+    among the actions ``masks[j]`` allows. An illegal action is not played: the game is
+    marked ``illegal`` and keeps it in ``bad``.
     With a ``moves`` log (rows: game row, decision, seat, legal actions, action; ``logged[0]``
     of them filled), every move is logged there, the state before it in ``before``, and
     ``advance`` returns when the log is full.
@@ -196,32 +198,35 @@ def table_loops(game, act):
             move(states[i], i, actors[i], actions[j], actors, obs, masks, counts, illegal, bad,
                  before, moves, logged)  # fmt: skip
 
-    _LOOPS[key] = (deal, advance, play)
+    @nb.njit
+    def pick(rows, actors, obs, masks, params, rngs, actions):
+        for j in range(len(rows)):
+            i = rows[j]
+            actions[j] = act(obs[i], masks[j], params, rngs[i, actors[i]])
+
+    _LOOPS[key] = (deal, advance, play, pick)
     return _LOOPS[key]
 
 
 def unbatched_reason(entrant) -> str | None:
     """Why ``entrant`` cannot play in the batched route (None: it can): it plays there if it
-    is one of :data:`BATCHED_AGENTS`, or the heuristic restricted by forbidden actions
-    (:func:`agents.restricted.make_restricted` without a rule)."""
+    is one of :data:`BATCHED_AGENTS`, or one of them restricted
+    (:func:`agents.restricted.make_restricted`, by forbidden actions or a rule)."""
     if isinstance(entrant.agent, str) and entrant.agent in BATCHED_AGENTS:
         return None
-    if _restricted_heuristic(entrant.agent):
+    if _restricted_batched(entrant.agent):
         return None
     return f"{entrant.label} is none of {', '.join(BATCHED_AGENTS)}"
 
 
-def _restricted_heuristic(factory) -> bool:
+def _restricted_batched(factory) -> bool:
     from .registry import parse_spec
     from .restricted import make_restricted
 
     if not isinstance(factory, functools.partial) or factory.func is not make_restricted:
         return False
-    given = factory.keywords
-    agent = given.get("agent", "random")
-    return (
-        given.get("rule") is None and isinstance(agent, str) and parse_spec(agent)[0] == "heuristic"
-    )
+    agent = factory.keywords.get("agent", "random")
+    return isinstance(agent, str) and parse_spec(agent)[0] in BATCHED_AGENTS
 
 
 def batch_reason(plan) -> str | None:
@@ -274,6 +279,37 @@ class _Random:
         return actions
 
 
+class _Compiled:
+    """The heuristic (its row ``params``) deciding the games given it, among the actions
+    their ``masks`` allow: a seat the compiled loop does not play (see :class:`_Restricted`)."""
+
+    def __init__(self, pick, params, rngs):
+        self.pick, self.params, self.rngs = pick, params, rngs
+
+    def act(self, rows, actors, obs, masks, generators):
+        actions = np.empty(len(rows), np.int64)
+        self.pick(rows, actors, obs, masks[rows], self.params, self.rngs, actions)
+        return actions
+
+
+class _Restricted:
+    """A restricted agent outside the compiled loop (by a rule, or around ``ppo`` or
+    ``random``): each game's mask cut down by its :class:`agents.restricted.RestrictedAgent`
+    (from the observation the serial route gives it; it counts the decisions it leaves
+    unrestricted), then the wrapped ``player``'s choice among what is left."""
+
+    def __init__(self, restricted, player):
+        self.restricted, self.player = restricted, player
+
+    def act(self, rows, actors, obs, masks, generators):
+        from heist_envs.core.aec import OBS_DTYPE
+
+        allowed = masks.copy()
+        for i in rows:
+            allowed[i] = self.restricted.allowed(obs[i].astype(OBS_DTYPE), masks[i])
+        return self.player.act(rows, actors, obs, allowed, generators)
+
+
 class _Table:
     """The arrays of a batched table: ``batch`` games in play, each with its task, its
     seats' owners, seeds and random states, and its counts (decisions, then each seat's);
@@ -319,6 +355,7 @@ def play_batched(plan, on_moves=None):
     order; ``legal``: how many actions were legal; ``states``: the state record before the
     move), and each record has its game's final state record as ``state``."""
     from .arena import GameResult, forfeit_result, game_record, illegal_fields, seat_entrants
+    from .base import RandomAgent
     from .compiled import HeuristicAgent
     from .restricted import RestrictedAgent
 
@@ -326,8 +363,11 @@ def play_batched(plan, on_moves=None):
     agents = [e.build(game.name, 0, num_players) for e in entrants]
     restricted = [a if isinstance(a, RestrictedAgent) else None for a in agents]
     agents = [a.agent if isinstance(a, RestrictedAgent) else a for a in agents]
-    compiled = [isinstance(a, HeuristicAgent) for a in agents]
-    heuristics = [a for a in agents if isinstance(a, HeuristicAgent)]
+    compiled = [  # the agents the compiled loop plays: the heuristic, restricted by no rule
+        isinstance(a, HeuristicAgent) and (r is None or r.rule is None)
+        for a, r in zip(agents, restricted, strict=True)
+    ]
+    heuristics = [a for a, c in zip(agents, compiled, strict=True) if c]
     act = (heuristics[0] if heuristics else HeuristicAgent(game.name, 0)).policy
     params = np.stack([a.params for a in heuristics]) if heuristics else np.zeros((1, 0))
     forbid = np.zeros((max(len(heuristics), 1), game.num_actions), np.int8)
@@ -335,17 +375,22 @@ def play_batched(plan, on_moves=None):
         if limit is not None:
             forbid[slot, limit.forbidden] = 1
     slot_of = (np.cumsum(compiled) - 1).tolist()
-    players = [
-        None
-        if compiled[k]
-        else _Random()
-        if e.agent == "random"
-        else _Network(a, game, num_players)
-        for k, (e, a) in enumerate(zip(entrants, agents, strict=True))
-    ]
-    draws = any(e.agent == "random" for e in entrants)
-    deal, advance, play = table_loops(game, act)
+    draws = any(isinstance(a, RandomAgent) for a in agents)
+    deal, advance, play, pick = table_loops(game, act)
     t = _Table(plan, min(len(plan.tasks), MAX_BATCH), on_moves is not None)
+
+    def player(agent, limit):
+        if isinstance(agent, HeuristicAgent):
+            chooser = _Compiled(pick, agent.params, t.rngs)
+        elif isinstance(agent, RandomAgent):
+            chooser = _Random()
+        else:
+            chooser = _Network(agent, game, num_players)
+        return chooser if limit is None else _Restricted(limit, chooser)
+
+    players = [
+        None if c else player(a, r) for a, r, c in zip(agents, restricted, compiled, strict=True)
+    ]
     dealt = bool(plan.options)  # options may fix chance after the deal: deal as the env does
     returns = np.zeros(plan.num_seats, np.float32)
     cpu, made = np.zeros(len(agents)), np.zeros(len(agents))

@@ -144,6 +144,16 @@ def test_a_restricted_heuristic_plays_the_same_decisions_on_both_routes():
     assert rate["restricted"] < rate["heuristic"]  # only where nothing else is legal
 
 
+def test_a_heuristic_restricted_by_a_rule_plays_the_same_decisions_on_both_routes():
+    from agents.toits_de_paris.restrictions import MaxReveals
+
+    rule = MaxReveals(1)
+    restricted = Entrant("restricted", partial(make_restricted, agent="heuristic", rule=rule))
+    data = both_routes("toits_de_paris", [restricted, "heuristic"], 2, games=4)
+    revealed = data.decisions.groupby("agent", observed=True)["revealed"].mean()
+    assert revealed["restricted"] < revealed["heuristic"]
+
+
 def test_a_network_plays_the_same_decisions_on_both_routes():
     pytest.importorskip("sb3_contrib")
     data = both_routes("art_robbery", ["ppo", "heuristic"] * 2, 4, games=4)
