@@ -204,7 +204,7 @@ def write_json(path, result):
 # docs/metrics.md ----------------------------------------------------------------------------
 
 #: The agent sets of docs/metrics.md: (label, agents, games per player count).
-DOC_AGENTS = [("random", ["random"], 2000), ("heuristic", ["heuristic"], 200)]
+DOC_AGENTS = [("random", ["random"], 10_000), ("heuristic", ["heuristic"], 10_000)]
 DOC_SEED = 0
 
 
