@@ -75,6 +75,11 @@ def add_tournament_limits(parser, time_limit, time_limit_help):
         "--time-limit", type=float, default=time_limit, metavar="SECONDS", help=time_limit_help
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_route(parser)
+
+
+def add_route(parser):
+    """``--route``: where a command's games play (:data:`ROUTES`)."""
     parser.add_argument(
         "--route",
         choices=tuple(ROUTES),

@@ -416,13 +416,26 @@ def test_ctrl_c_in_eval_keeps_the_partial_card(tmp_path, monkeypatch, capsys):
     assert "**Partial: interrupted after 4 of 20 games**" in (tmp_path / "card.md").read_text()
 
 
-def test_ctrl_c_in_metrics_keeps_the_games_played(tmp_path, monkeypatch, capsys):
+def stop_after_games(games, played):
+    """The batched route's records, then Ctrl-C after the ``played``-th game."""
+    for n, record in enumerate(games, 1):
+        yield record
+        if n == played:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("route", ["serial", "batched"])
+def test_ctrl_c_in_metrics_keeps_the_games_played(route, tmp_path, monkeypatch, capsys):
     from experiments.studies import data
 
-    interrupt_after(monkeypatch, data, "run_game", 4)
+    if route == "serial":
+        interrupt_after(monkeypatch, data, "run_game", 4)
+    else:
+        batched = data.play_batched
+        monkeypatch.setattr(data, "play_batched", lambda *a: stop_after_games(batched(*a), 3))
     path = tmp_path / "metrics.json"
     argv = ["metrics", "art_robbery", "--agents", "heuristic", "--games", "50", "--json", str(path)]
-    status, text = run([*argv, "--no-progress"], capsys)
+    status, text = run([*argv, "--route", route, "--no-progress"], capsys)
     assert status == 130 and "Traceback" not in text
     assert "art_robbery, 4 players, 3 of 50 games, partial: interrupted (heuristic)" in text
     assert text.splitlines()[-1] == (

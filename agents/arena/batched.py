@@ -29,6 +29,8 @@ from .seating import seat_entrants
 BATCHED_AGENTS = ("heuristic", "ppo", "random")
 #: the most games of a table in play at once
 MAX_BATCH = 4096
+#: the most moves logged between two reads of the log (:func:`play_batched`'s ``on_moves``)
+LOG_SIZE = 1 << 15
 
 _M32 = np.uint64(0xFFFFFFFF)
 _INIT_A, _MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
@@ -110,15 +112,20 @@ _LOOPS = {}
 
 def table_loops(game, act):
     """The compiled loops of a batched table of ``game`` whose compiled agents play ``act``
-    (built once per game, policy and process): ``deal``, ``advance`` and ``play``.
+    (built once per game, policy and process): ``deal``, ``advance``, ``play`` and ``pick``.
 
     ``deal`` deals game ``rows[j]`` anew from ``seeds[j]`` (from ``template``'s
     configuration; with ``dealt``, the records are already dealt) and clears its counts;
     ``advance`` plays, in every live game, the moves of the seats a compiled agent holds
     (``slots[i, seat]``: its row of ``params`` and of ``forbid``, the actions it may not
     take unless nothing legal is left; -1: another agent's seat) until the game ends or
-    waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``.
-    An illegal action is not played: the game is marked ``illegal`` and keeps it in ``bad``.
+    waits for another agent; ``play`` plays ``actions[j]`` in game ``rows[j]``; ``pick``
+    puts into ``actions[j]`` the compiled agent's choice (its ``params``) in game ``rows[j]``
+    among the actions ``masks[j]`` allows. An illegal action is not played: the game is
+    marked ``illegal`` and keeps it in ``bad``.
+    With a ``moves`` log (rows: game row, decision, seat, legal actions, action; ``logged[0]``
+    of them filled), every move is logged there, the state before it in ``before``, and
+    ``advance`` returns when the log is full.
     """
     key = (game.name, act)
     if key in _LOOPS:
@@ -126,13 +133,19 @@ def table_loops(game, act):
     init, apply, legal_mask, observe = game.init, game.apply, game.legal_mask, game.observe
 
     @nb.njit
-    def move(s, i, seat, action, actors, obs, masks, counts, illegal, bad):
+    def move(s, i, seat, action, actors, obs, masks, counts, illegal, bad, before, moves, logged):
         counts[i, 0] += 1
         counts[i, 1 + seat] += 1
         if action < 0 or action >= masks.shape[1] or masks[i, action] == 0:
             illegal[i] = True
             bad[i] = action
             return
+        if len(moves):
+            n = logged[0]
+            before[n] = s
+            moves[n, 0], moves[n, 1], moves[n, 2] = i, counts[i, 0] - 1, seat
+            moves[n, 3], moves[n, 4] = masks[i].sum(), action
+            logged[0] = n + 1
         apply(s, action)
         actors[i] = s.actor
         if s.status == RUNNING:
@@ -155,8 +168,9 @@ def table_loops(game, act):
 
     @nb.njit
     def advance(
-        states, live, actors, obs, masks, slots, params, forbid, rngs, counts, illegal, bad
-    ):
+        states, live, actors, obs, masks, slots, params, forbid, rngs, counts, illegal, bad,
+        before, moves, logged,
+    ):  # fmt: skip
         allowed = np.empty(masks.shape[1], np.int8)
         for i in range(len(states)):
             if not live[i]:
@@ -167,46 +181,55 @@ def table_loops(game, act):
                 slot = slots[i, seat]
                 if slot < 0:
                     break
+                if len(moves) and logged[0] == len(moves):
+                    return
                 left = 0
                 for a in range(masks.shape[1]):
                     allowed[a] = masks[i, a] if forbid[slot, a] == 0 else 0
                     left += allowed[a]
                 mask = allowed if left > 0 else masks[i]
                 action = np.int64(act(obs[i], mask, params[slot], rngs[i, seat]))
-                move(s, i, seat, action, actors, obs, masks, counts, illegal, bad)
+                move(s, i, seat, action, actors, obs, masks, counts, illegal, bad, before, moves,
+                     logged)  # fmt: skip
 
     @nb.njit
-    def play(states, rows, actions, actors, obs, masks, counts, illegal, bad):
+    def play(
+        states, rows, actions, actors, obs, masks, counts, illegal, bad, before, moves, logged
+    ):
         for j in range(len(rows)):
             i = rows[j]
-            move(states[i], i, actors[i], actions[j], actors, obs, masks, counts, illegal, bad)
+            move(states[i], i, actors[i], actions[j], actors, obs, masks, counts, illegal, bad,
+                 before, moves, logged)  # fmt: skip
 
-    _LOOPS[key] = (deal, advance, play)
+    @nb.njit
+    def pick(rows, actors, obs, masks, params, rngs, actions):
+        for j in range(len(rows)):
+            i = rows[j]
+            actions[j] = act(obs[i], masks[j], params, rngs[i, actors[i]])
+
+    _LOOPS[key] = (deal, advance, play, pick)
     return _LOOPS[key]
 
 
 def unbatched_reason(entrant) -> str | None:
     """Why ``entrant`` cannot play in the batched route (None: it can): it plays there if it
-    is one of :data:`BATCHED_AGENTS`, or the heuristic restricted by forbidden actions
-    (:func:`agents.restricted.make_restricted` without a rule)."""
+    is one of :data:`BATCHED_AGENTS`, or one of them restricted
+    (:func:`agents.restricted.make_restricted`, by forbidden actions or a rule)."""
     if isinstance(entrant.agent, str) and entrant.agent in BATCHED_AGENTS:
         return None
-    if _restricted_heuristic(entrant.agent):
+    if _restricted_batched(entrant.agent):
         return None
     return f"{entrant.label} is none of {', '.join(BATCHED_AGENTS)}"
 
 
-def _restricted_heuristic(factory) -> bool:
+def _restricted_batched(factory) -> bool:
     from ..registry import parse_spec
     from ..restricted import make_restricted
 
     if not isinstance(factory, functools.partial) or factory.func is not make_restricted:
         return False
-    given = factory.keywords
-    agent = given.get("agent", "random")
-    return (
-        given.get("rule") is None and isinstance(agent, str) and parse_spec(agent)[0] == "heuristic"
-    )
+    agent = factory.keywords.get("agent", "random")
+    return isinstance(agent, str) and parse_spec(agent)[0] in BATCHED_AGENTS
 
 
 def batch_reason(plan) -> str | None:
@@ -259,11 +282,43 @@ class _Random:
         return actions
 
 
+class _Compiled:
+    """The heuristic (its row ``params``) deciding the games given it, among the actions
+    their ``masks`` allow: a seat the compiled loop does not play (see :class:`_Restricted`)."""
+
+    def __init__(self, pick, params, rngs):
+        self.pick, self.params, self.rngs = pick, params, rngs
+
+    def act(self, rows, actors, obs, masks, generators):
+        actions = np.empty(len(rows), np.int64)
+        self.pick(rows, actors, obs, masks[rows], self.params, self.rngs, actions)
+        return actions
+
+
+class _Restricted:
+    """A restricted agent outside the compiled loop (by a rule, or around ``ppo`` or
+    ``random``): each game's mask cut down by its :class:`agents.restricted.RestrictedAgent`
+    (from the observation the serial route gives it; it counts the decisions it leaves
+    unrestricted), then the wrapped ``player``'s choice among what is left."""
+
+    def __init__(self, restricted, player):
+        self.restricted, self.player = restricted, player
+
+    def act(self, rows, actors, obs, masks, generators):
+        from heist_envs.core.aec import OBS_DTYPE
+
+        allowed = masks.copy()
+        for i in rows:
+            allowed[i] = self.restricted.allowed(obs[i].astype(OBS_DTYPE), masks[i])
+        return self.player.act(rows, actors, obs, allowed, generators)
+
+
 class _Table:
     """The arrays of a batched table: ``batch`` games in play, each with its task, its
-    seats' owners, seeds and random states, and its counts (decisions, then each seat's)."""
+    seats' owners, seeds and random states, and its counts (decisions, then each seat's);
+    with ``logged``, a log of ``LOG_SIZE`` moves (:func:`table_loops`), else an empty one."""
 
-    def __init__(self, plan, batch):
+    def __init__(self, plan, batch, logged=False):
         game, seats = plan.game, plan.num_seats
         self.template = game.kernel_view(game.new_state(plan.num_players, 0, plan.options))
         self.states = np.repeat(self.template, batch)
@@ -282,15 +337,27 @@ class _Table:
         self.owners = np.zeros((batch, seats), np.int64)
         self.live = np.zeros(batch, np.bool_)
         self.tasks = [None] * batch
+        self.index = np.zeros(batch, np.int64)  # each row's game index (its task's first)
         self.generators = [None] * batch
+        size = max(LOG_SIZE, batch) if logged else 0
+        self.before = np.zeros(size, self.states.dtype)
+        self.moves = np.zeros((size, 5), np.int64)
+        self.logged = np.zeros(1, np.int64)
+        self.log = (self.before, self.moves, self.logged)
 
 
-def play_batched(plan):
+def play_batched(plan, on_moves=None):
     """Play the games of ``plan`` (a :class:`agents.arena.TournamentPlan` that
     :func:`batch_reason` passes) in the batched route; yields each game's record as the
     serial route makes it (:func:`agents.arena.game_record`), in the order the games end.
     An agent's CPU time (``act_cpu_seconds``) is its share of the compiled calls and
-    forward passes it played in, per decision."""
+    forward passes it played in, per decision.
+
+    With ``on_moves``, every move is logged: ``on_moves(games, decisions, seats, legal,
+    actions, states)`` gets arrays of the moves played since its last call (each game's in
+    order; ``legal``: how many actions were legal; ``states``: the state record before the
+    move), and each record has its game's final state record as ``state``."""
+    from ..base import RandomAgent
     from ..compiled import HeuristicAgent
     from ..restricted import RestrictedAgent
 
@@ -298,8 +365,11 @@ def play_batched(plan):
     agents = [e.build(game.name, 0, num_players) for e in entrants]
     restricted = [a if isinstance(a, RestrictedAgent) else None for a in agents]
     agents = [a.agent if isinstance(a, RestrictedAgent) else a for a in agents]
-    compiled = [isinstance(a, HeuristicAgent) for a in agents]
-    heuristics = [a for a in agents if isinstance(a, HeuristicAgent)]
+    compiled = [  # the agents the compiled loop plays: the heuristic, restricted by no rule
+        isinstance(a, HeuristicAgent) and (r is None or r.rule is None)
+        for a, r in zip(agents, restricted, strict=True)
+    ]
+    heuristics = [a for a, c in zip(agents, compiled, strict=True) if c]
     act = (heuristics[0] if heuristics else HeuristicAgent(game.name, 0)).policy
     params = np.stack([a.params for a in heuristics]) if heuristics else np.zeros((1, 0))
     forbid = np.zeros((max(len(heuristics), 1), game.num_actions), np.int8)
@@ -307,17 +377,22 @@ def play_batched(plan):
         if limit is not None:
             forbid[slot, limit.forbidden] = 1
     slot_of = (np.cumsum(compiled) - 1).tolist()
+    draws = any(isinstance(a, RandomAgent) for a in agents)
+    deal, advance, play, pick = table_loops(game, act)
+    t = _Table(plan, min(len(plan.tasks), MAX_BATCH), on_moves is not None)
+
+    def player(agent, limit):
+        if isinstance(agent, HeuristicAgent):
+            chooser = _Compiled(pick, agent.params, t.rngs)
+        elif isinstance(agent, RandomAgent):
+            chooser = _Random()
+        else:
+            chooser = _Network(agent, game, num_players)
+        return chooser if limit is None else _Restricted(limit, chooser)
+
     players = [
-        None
-        if compiled[k]
-        else _Random()
-        if e.agent == "random"
-        else _Network(a, game, num_players)
-        for k, (e, a) in enumerate(zip(entrants, agents, strict=True))
+        None if c else player(a, r) for a, r, c in zip(agents, restricted, compiled, strict=True)
     ]
-    draws = any(e.agent == "random" for e in entrants)
-    deal, advance, play = table_loops(game, act)
-    t = _Table(plan, min(len(plan.tasks), MAX_BATCH))
     dealt = bool(plan.options)  # options may fix chance after the deal: deal as the env does
     returns = np.zeros(plan.num_seats, np.float32)
     cpu, made = np.zeros(len(agents)), np.zeros(len(agents))
@@ -329,7 +404,7 @@ def play_batched(plan):
         seeds = np.array([task[1] for task in tasks], np.uint64)
         seat_seeds(rows, seeds, t.agent_seeds, t.rngs)
         for i, task in zip(rows, tasks, strict=True):
-            t.tasks[i] = task
+            t.tasks[i], t.index[i] = task, task[0]
             t.owners[i] = owner = seat_entrants(plan.sides, task[2])
             t.slots[i] = [slot_of[o] if compiled[o] else -1 for o in owner]
             if draws:
@@ -362,7 +437,14 @@ def play_batched(plan):
 
     def external(player, rows):
         actions = player.act(rows, t.actors, t.obs, t.masks, t.generators)
-        play(t.states, rows, actions, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad)
+        play(t.states, rows, actions, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad, *t.log)
+
+    def read_log():
+        n = int(t.logged[0])
+        if n:
+            moves = t.moves[:n].T
+            on_moves(t.index[moves[0]], *moves[1:].copy(), t.before[:n].copy())
+            t.logged[0] = 0
 
     def record(i):
         task, s, owner = t.tasks[i], t.records[i], t.owners[i].tolist()
@@ -395,25 +477,32 @@ def play_batched(plan):
                 act_cpu_seconds=seconds,
             )
         t.live[i] = False
-        return game_record(task, labels, result)
+        if on_moves is None:
+            return game_record(task, labels, result)
+        return game_record(task, labels, result) | {"state": t.records[i : i + 1].copy()[0]}
 
     none = np.zeros(0, np.int64)  # compile the loops (first use in a process) before timing
     deal(t.states, none, none.astype(np.uint64), t.template, dealt, t.actors, t.obs, t.masks,
          t.counts, t.illegal)  # fmt: skip
     advance(t.states, t.live, t.actors, t.obs, t.masks, t.slots, params, forbid, t.rngs, t.counts,
-            t.illegal, t.bad)  # fmt: skip
-    play(t.states, none, none, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad)
+            t.illegal, t.bad, *t.log)  # fmt: skip
+    play(t.states, none, none, t.actors, t.obs, t.masks, t.counts, t.illegal, t.bad, *t.log)
     fill(np.arange(len(t.states)))
     while t.live.any():
         on_time = t.live & (t.late < 0)
         timed(advance, t.states, on_time, t.actors, t.obs, t.masks, t.slots, params, forbid, t.rngs,
-              t.counts, t.illegal, t.bad)  # fmt: skip
+              t.counts, t.illegal, t.bad, *t.log)  # fmt: skip
+        if on_moves:
+            read_log()
         running = t.states["status"] == RUNNING
         ended = np.flatnonzero(t.live & (~running | t.illegal | (t.late >= 0)))
         for i in ended:
             yield record(i)
         fill(ended)
         waiting = np.flatnonzero(t.live & running & ~t.illegal & (t.late < 0))
+        waiting = waiting[t.slots[waiting, t.actors[waiting]] < 0]  # not those a full log held
         owner = t.owners[waiting, t.actors[waiting]]
         for k in np.unique(owner):
             timed(external, players[k], waiting[owner == k])
+            if on_moves:
+                read_log()

@@ -13,8 +13,11 @@
   ``truncated``, ``reward_k``, ``won_k``, ``winning_sides``, ``shared_win``, and every numeric
   per-seat result the game reports (``Game.scores``: ``score_k``, ``alibis_k``, ...).
 
-Games between random agents only run in the batched engine (compiled, many games at once);
-any other agents play through the arena's game loop.
+Where they play (``route``): games between random agents only run in the batched engine
+(compiled, many games at once, random legal moves from the engine's own stream); a table of
+the heuristic (any weights, or restricted), ``ppo`` and ``random`` plays in the arena's
+batched route (:mod:`agents.arena.batched`), the same games as one at a time; any other
+agents play through the arena's game loop, one game at a time.
 
     data = play_games(game_name, ["heuristic"], games=200, num_players=4, seed=1)
     data.games.groupby("agent_0")["won_0"].mean()
@@ -24,6 +27,7 @@ any other agents play through the arena's game loop.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -36,7 +40,15 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 import heist_envs
-from agents.arena import agent_seed, as_entrant, rotations, run_game, seat_agents
+from agents.arena import (
+    TournamentPlan,
+    agent_seed,
+    as_entrant,
+    rotations,
+    run_game,
+    seat_agents,
+)
+from agents.arena.batched import batch_reason, play_batched
 from agents.restricted import kind_of_action
 from experiments.common import Interrupted
 from experiments.studies.games import score_states
@@ -44,8 +56,14 @@ from heist_envs.core.game import normalize_seed
 from heist_envs.core.playout import random_legal_actions
 from heist_envs.core.vector import VectorGames
 
+log = logging.getLogger(__name__)
+
 #: Games stepped together by the batched engine.
 BATCH = 1024
+#: where ``play_games`` plays (the arena's ``--route``): ``auto`` picks the fastest route that
+#: plays the table, ``batched`` the same, saying why a table cannot batch, ``serial`` plays
+#: every game one at a time
+ROUTES = ("auto", "batched", "serial")
 TABLES = ("decisions", "games")
 METADATA_KEY = b"heist_envs"  # the Parquet schema metadata naming the game and player count
 
@@ -142,20 +160,26 @@ def play_games(
     options=None,
     rotate=True,
     progress=True,
+    route="auto",
 ) -> GameData:
     """Play ``games`` games and return them as tables.
 
     ``agents``: one agent for every seat, or one per seat (registry names, ``name:key=value``
     specs, instances or factories: :func:`agents.arena.as_entrant`); with ``rotate`` game i
     seats them in rotation i mod seats, so each agent holds every seat equally often. Game i
-    is dealt from seed ``seed + i``. Ctrl-C raises :class:`~experiments.common.Interrupted`,
-    its ``kept`` the games finished by then (None if none was).
+    is dealt from seed ``seed + i``. ``route``: one of :data:`ROUTES` (see the module
+    docstring); every route plays the same games, but for random agents alone, whom ``auto``
+    and ``batched`` play in the engine's own random stream. Ctrl-C raises
+    :class:`~experiments.common.Interrupted`, its ``kept`` the games finished by then (None if
+    none was).
     """
     game = heist_envs.get_game(game_name)
     num_players = game.check_players(num_players)
     options = game.check_options(options) if options else {}
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
+    if route not in ROUTES:
+        raise ValueError(f"route must be one of {', '.join(ROUTES)}, got {route!r}")
     if isinstance(agents, str):
         agents = [agents]
     entrants = [as_entrant(a) for a in agents]
@@ -172,15 +196,20 @@ def play_games(
     frames, finals = [], []  # each decision's columns, and each game's end, as they come
     try:
         with tqdm(total=games, desc=game.name, unit="game", disable=not progress) as bar:
-            if random_only and not options:
-                _play_batched(game, num_players, games, seed, bar, frames, finals)
+            plan = _plan(game, num_players, entrants, games, seed, options, rotate)
+            reason = "the serial route was asked for" if route == "serial" else batch_reason(plan)
+            if random_only and not options and reason is None:
+                _play_random(game, num_players, games, seed, bar, frames, finals)
+            elif reason is None:
+                _play_plan(plan, bar, frames, finals)
             else:
-                _play_arena(
-                    game, num_players, entrants, games, seed, options, rotate, bar, frames, finals
-                )
+                if route == "batched":
+                    log.warning("%s: not batched, one game at a time: %s", game.name, reason)
+                _play_arena(game, num_players, plan, bar, frames, finals)
     except KeyboardInterrupt:
         kept = _finished(game, num_players, options, frames, finals)
         raise Interrupted(f"{len(finals)} of {games} games played", kept) from None
+    finals.sort(key=lambda final: final.index)
     return _tables(game, num_players, options, _concat(frames), finals)
 
 
@@ -210,18 +239,30 @@ class _Final:
     decisions: int
 
 
-def _play_arena(game, num_players, entrants, games, seed, options, rotate, bar, frames, finals):
+def _plan(game, num_players, entrants, games, seed, options, rotate) -> TournamentPlan:
+    """The games as a tournament plan whose sides are the seats: game i (seed ``seed + i``)
+    seats ``entrants`` in rotation i mod seats (if ``rotate``)."""
+    seats = len(entrants)
+    turns = rotations(seats)
+    tasks = []
+    for index in range(games):
+        seating = seat_agents(list(range(seats)), turns[index % seats]) if rotate else range(seats)
+        tasks.append((index, (seed + index) % (1 << 64), tuple(seating)))
+    sides = [[k] for k in range(seats)]
+    return TournamentPlan(game, num_players, options or None, seed, entrants, sides, tasks)
+
+
+def _play_arena(game, num_players, plan, bar, frames, finals):
     """Each game through :func:`agents.arena.run_game`, reading every decision's state."""
     env = heist_envs.make(game.name, num_players=num_players)
-    seats = len(env.possible_agents)
     seat_of = {name: k for k, name in enumerate(env.possible_agents)}
-    turns = rotations(seats)
-    for index in range(games):
-        game_seed = (seed + index) % (1 << 64)
-        seated = seat_agents(entrants, turns[index % seats]) if rotate else list(entrants)
-        agents = [e.build(game.name, seed=agent_seed(game_seed, k)) for k, e in enumerate(seated)]
+    for index, game_seed, seating in plan.tasks:
+        seated = [plan.entrants[e] for e in seating]
+        agents = [
+            e.build(game.name, agent_seed(game_seed, k), num_players) for k, e in enumerate(seated)
+        ]
         recorder = _Recorder(seat_of)
-        result = run_game(env, agents, game_seed, options or None, recorder.on_step)
+        result = run_game(env, agents, game_seed, plan.options, recorder.on_step)
         columns = recorder.columns(game, index)
         frames.append(columns)
         labels = [e.label for e in seated]
@@ -229,6 +270,31 @@ def _play_arena(game, num_players, entrants, games, seed, options, rotate, bar, 
         final = env.state_record.copy()
         finals.append(
             _Final(index, game_seed, labels, final, rewards, result.truncated, recorder.count)
+        )
+        bar.update()
+
+
+def _play_plan(plan, bar, frames, finals):
+    """The games of ``plan`` in the arena's batched route, every decision logged."""
+    game = plan.game
+
+    def on_moves(games, decisions, seats, legal, actions, states):
+        columns = _decision_columns(game, states, actions)
+        columns.update(seat=seats, legal_actions=legal, game=games, decision=decisions)
+        frames.append(columns)
+
+    for record in play_batched(plan, on_moves):
+        rewards = np.array(record["rewards"], np.float64)
+        finals.append(
+            _Final(
+                record["game"],
+                record["seed"],
+                record["agents"],
+                record["state"],
+                rewards,
+                record["truncated"],
+                record["decisions"],
+            )
         )
         bar.update()
 
@@ -261,7 +327,7 @@ class _Recorder:
         return columns
 
 
-def _play_batched(game, num_players, games, seed, bar, frames, finals):
+def _play_random(game, num_players, games, seed, bar, frames, finals):
     """Random legal play, ``BATCH`` games at a time in the compiled batched engine."""
     for start in range(0, games, BATCH):
         count = min(BATCH, games - start)
@@ -302,7 +368,6 @@ def _play_batched(game, num_players, games, seed, bar, frames, finals):
                 active[i] = False
                 bar.update()
             step += 1
-    finals.sort(key=lambda f: f.index)
 
 
 def _decision_columns(game, states, actions) -> dict[str, np.ndarray]:

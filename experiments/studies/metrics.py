@@ -28,10 +28,16 @@ from heist_envs.core.game import normalize_seed
 
 
 def metrics(
-    game_name, agents=("random",), games=1000, num_players=None, seed=0, progress=True
+    game_name,
+    agents=("random",),
+    games=1000,
+    num_players=None,
+    seed=0,
+    progress=True,
+    route="auto",
 ) -> dict:
-    """Play ``games`` games (:func:`~experiments.studies.data.play_games`, seats rotated)
-    and return their :func:`game_metrics`. Ctrl-C raises
+    """Play ``games`` games (:func:`~experiments.studies.data.play_games`, seats rotated, in
+    its ``route``) and return their :func:`game_metrics`. Ctrl-C raises
     :class:`~experiments.common.Interrupted`, its ``kept`` the metrics of the games finished
     by then (``partial``; None if none was)."""
 
@@ -42,7 +48,9 @@ def metrics(
         return result | {"planned_games": games, "partial": partial}
 
     try:
-        data = play_games(game_name, agents, games, num_players, seed, progress=progress)
+        data = play_games(
+            game_name, agents, games, num_players, seed, progress=progress, route=route
+        )
     except Interrupted as stop:
         kept = None if stop.kept is None else described(stop.kept, True)
         raise Interrupted(str(stop), kept) from None
@@ -196,7 +204,7 @@ def write_json(path, result):
 # docs/metrics.md ----------------------------------------------------------------------------
 
 #: The agent sets of docs/metrics.md: (label, agents, games per player count).
-DOC_AGENTS = [("random", ["random"], 2000), ("heuristic", ["heuristic"], 200)]
+DOC_AGENTS = [("random", ["random"], 10_000), ("heuristic", ["heuristic"], 10_000)]
 DOC_SEED = 0
 
 
@@ -269,6 +277,7 @@ def doc_results(progress=True) -> list[dict]:
 def command(argv=None):
     """``heist metrics``: play games and print (or save) their metrics."""
     from agents.registry import agent_names
+    from experiments.cli import add_route
 
     parser = argparse.ArgumentParser(
         prog="heist metrics",
@@ -290,6 +299,7 @@ def command(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write them as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_route(parser)
     args = parser.parse_args(argv)
     try:
         if args.json:
@@ -297,7 +307,13 @@ def command(argv=None):
         normalize_seed(args.seed)
         try:
             result = metrics(
-                args.game, args.agents, args.games, args.players, args.seed, not args.no_progress
+                args.game,
+                args.agents,
+                args.games,
+                args.players,
+                args.seed,
+                not args.no_progress,
+                args.route,
             )
         except Interrupted as stop:
             if stop.kept is None:

@@ -92,7 +92,7 @@ def test_the_restricted_heuristic_plays_the_same_games_on_both_routes(caplog):
 
     kind = next(iter(get_game("art_robbery").action_kinds))
     restricted = Entrant("restricted", partial(make_restricted, agent="heuristic", forbid=[kind]))
-    plain = Entrant("plain", partial(make_restricted, agent="heuristic", forbid=[0], rule=len))
+    searching = Entrant("searching", partial(make_restricted, agent="ismcts", forbid=[0]))
     with caplog.at_level(logging.WARNING, logger="agents.arena"):
         serial, batched = both_routes([restricted, "heuristic"])
     assert caplog.records == []  # it batched
@@ -100,4 +100,30 @@ def test_the_restricted_heuristic_plays_the_same_games_on_both_routes(caplog):
     unrestricted = tournament("art_robbery", ["heuristic", "heuristic"], games=6, num_players=3,
                               seed=11, workers=1, progress=False)  # fmt: skip
     assert [r["rewards"] for r in unrestricted.games] != [r["rewards"] for r in batched.games]
-    assert unbatched_reason(plain) == "plain is none of heuristic, ppo, random"  # a rule
+    assert unbatched_reason(searching) == "searching is none of heuristic, ppo, random"
+
+
+def odd_rule(observation):
+    """Forbid the Boss and the Greedy Thief where the observation's sum is odd, every action
+    elsewhere (so those decisions play unrestricted)."""
+    return THIEVES if int(observation.sum()) % 2 else range(get_game("art_robbery").num_actions)
+
+
+KINDS = get_game("art_robbery").action_kinds
+THIEVES = [*KINDS["play the Boss"], *KINDS["play the Greedy Thief"]]
+
+
+def test_agents_restricted_by_a_rule_play_the_same_games_on_both_routes(caplog):
+    from agents.restricted import make_restricted
+
+    ruled = [
+        Entrant(f"ruled {agent}", partial(make_restricted, agent=agent, rule=odd_rule))
+        for agent in ("heuristic", "random")
+    ]
+    with caplog.at_level(logging.WARNING, logger="agents.arena"):
+        serial, batched = both_routes([*ruled, "heuristic"])
+    assert caplog.records == []  # it batched
+    assert serial.to_dict() == batched.to_dict()
+    plain = tournament("art_robbery", ["heuristic", "random", "heuristic"], games=6,
+                       num_players=3, seed=11, workers=1, progress=False)  # fmt: skip
+    assert [r["scores"] for r in plain.games] != [r["scores"] for r in batched.games]

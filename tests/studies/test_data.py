@@ -1,15 +1,18 @@
 """Games as tables: both ways of playing them, the columns, replays, saving and bad input."""
 
+import logging
 import os
+from functools import partial
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import heist_envs
+from agents.arena import Entrant
 from agents.base import RandomAgent
-from agents.restricted import action_kinds
-from experiments.studies.data import GameData, play_games
+from agents.restricted import action_kinds, make_restricted
+from experiments.studies.data import TABLES, GameData, play_games
 from heist_envs.core.record import GameRecord
 
 
@@ -108,6 +111,66 @@ def test_arena_agents_rotate_and_record_every_decision():
     )["score"]
 
 
+def both_routes(game, agents, num_players, games=6, **kwargs):
+    """The same games through the batched and the serial route: equal tables."""
+    batched, serial = (
+        play_games(game, agents, games, num_players, seed=4, progress=False, route=r, **kwargs)
+        for r in ("batched", "serial")
+    )
+    for name in TABLES:
+        pd.testing.assert_frame_equal(getattr(batched, name), getattr(serial, name))
+    return batched
+
+
+def test_heuristic_and_random_play_the_same_decisions_on_both_routes(caplog):
+    with caplog.at_level(logging.WARNING):
+        data = both_routes("art_robbery", ["heuristic", "random", "heuristic"], 3)
+        both_routes("how_to_rob_a_bank", ["random", "heuristic", "heuristic"], 3, rotate=False)
+        both_routes("art_robbery", ["heuristic"], 2, options={"max_turns": 6})
+    assert caplog.records == []  # every table batched
+    assert len(data.decisions) > 100
+    assert set(data.games["agent_0"]) == {"heuristic", "random"}
+
+
+def test_a_restricted_heuristic_plays_the_same_decisions_on_both_routes():
+    kind = "play the Greedy Thief"
+    restricted = Entrant("restricted", partial(make_restricted, agent="heuristic", forbid=[kind]))
+    data = both_routes("art_robbery", [restricted, "heuristic"], 2)
+    rate = (
+        (data.decisions["action_kind"] == kind)
+        .groupby(data.decisions["agent"], observed=True)
+        .mean()
+    )
+    assert rate["restricted"] < rate["heuristic"]  # only where nothing else is legal
+
+
+def test_a_heuristic_restricted_by_a_rule_plays_the_same_decisions_on_both_routes():
+    from agents.toits_de_paris.restrictions import MaxReveals
+
+    rule = MaxReveals(1)
+    restricted = Entrant("restricted", partial(make_restricted, agent="heuristic", rule=rule))
+    data = both_routes("toits_de_paris", [restricted, "heuristic"], 2, games=4)
+    revealed = data.decisions.groupby("agent", observed=True)["revealed"].mean()
+    assert revealed["restricted"] < revealed["heuristic"]
+
+
+def test_a_network_plays_the_same_decisions_on_both_routes():
+    pytest.importorskip("sb3_contrib")
+    data = both_routes("art_robbery", ["ppo", "heuristic"] * 2, 4, games=4)
+    assert set(data.decisions["agent"]) == {"ppo", "heuristic"}
+
+
+def test_a_table_that_cannot_batch_says_so_when_asked(caplog):
+    with caplog.at_level(logging.WARNING, logger="experiments.studies.data"):
+        data = play_games("art_robbery", [RandomAgent(1), "heuristic"], games=2, num_players=2,
+                          progress=False, route="batched")  # fmt: skip
+    assert [r.getMessage() for r in caplog.records] == [
+        "art_robbery: not batched, one game at a time: RandomAgent is none of heuristic, ppo, "
+        "random"
+    ]
+    assert len(data.games) == 2
+
+
 def test_same_seed_same_tables():
     one = play_games("toits_de_paris", [RandomAgent(1)], games=3, num_players=2, seed=9,
                      progress=False)  # fmt: skip
@@ -179,6 +242,7 @@ def test_read_only_folder_leaves_nothing(tmp_path):
         ({"agents": ["random", "random"]}, "give one agent for all of them or one per seat"),
         ({"num_players": 9}, "out of range"),
         ({"options": {"colour": 1}}, "unknown option"),
+        ({"route": "fast"}, "route must be one of auto, batched, serial, got 'fast'"),
     ],
 )
 def test_bad_input(kwargs, message):

@@ -103,6 +103,16 @@ def test_metrics_command_writes_json(tmp_path, capsys):
     assert saved["games"] == 10 and saved["players"] == 2 and saved["agents"] == ["random"]
 
 
+def test_metrics_command_plays_a_heuristic_table_batched_as_one_at_a_time(tmp_path, capsys):
+    argv = ["metrics", "art_robbery", "--players", "2", "--agents", "heuristic", "random"]
+    argv += ["--games", "6"]
+    for route in ("batched", "serial"):
+        path = tmp_path / f"{route}.json"
+        status, _ = run(argv + ["--route", route, "--json", str(path), "--no-progress"], capsys)
+        assert status == 0
+    assert json.loads((tmp_path / "batched.json").read_text()) == json.loads(path.read_text())
+
+
 def test_metrics_command_names_the_rounds_once(capsys):
     argv = ["metrics", "thiefs_market", "--players", "3", "--games", "2", "--no-progress"]
     status, text = run(argv, capsys)
@@ -117,6 +127,7 @@ def test_metrics_command_names_the_rounds_once(capsys):
         (["--agents", "bogus"], "unknown agent 'bogus'"),
         (["--players", "7"], "out of range"),
         (["--json", "/nonexistent-folder/m.json"], "cannot write"),
+        (["--route", "fast"], "invalid choice: 'fast'"),
     ],
 )
 def test_metrics_command_bad_input(argv, message, capsys, tmp_path):
