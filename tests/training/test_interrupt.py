@@ -70,6 +70,21 @@ def test_ppo_keeps_the_policy_of_its_last_update_and_the_curve(tmp_path):
     assert len(play("art_robbery", [agent, RandomAgent(1), RandomAgent(2)], 3, seed=0).rewards) == 3
 
 
+def kept_iteration(run, line, what, log_name):
+    """The checkpoint that an iterating trainer's Ctrl-C ``line`` says it kept, after checking
+    the line, the logged rows, the curve and that no final checkpoint was written."""
+    iteration = int(line.split("after iteration ")[1].split()[0])
+    checkpoint = run / "checkpoints" / f"iter_{iteration}.zip"
+    assert line == (
+        f"heist train: interrupted: kept {what} after iteration {iteration} in "
+        f"{checkpoint}, and the learning curve of its {iteration + 1} iterations in "
+        f"{run / log_name} and {run / 'learning_curve.png'}"
+    )
+    assert rows(run / log_name) >= iteration + 1
+    assert (run / "learning_curve.png").stat().st_size > 0 and not (run / "final.zip").exists()
+    return checkpoint
+
+
 def test_imitation_keeps_its_last_iteration_and_stops_its_workers(tmp_path):
     run = tmp_path / "run"
     argv = ["--method", "imitation", "--game", "art_robbery", "--iterations", "100000"]
@@ -79,16 +94,7 @@ def test_imitation_keeps_its_last_iteration_and_stops_its_workers(tmp_path):
         tmp_path, [*argv, "--out", str(run)], lambda: rows(run / "dagger.csv") >= 1
     )
     assert code == 130 and len(lines) == 1, lines  # the workers print nothing either
-    iteration = int(lines[0].split("after iteration ")[1].split()[0])
-    checkpoint = run / "checkpoints" / f"iter_{iteration}.zip"
-    assert lines[0] == (
-        f"heist train: interrupted: kept the student after iteration {iteration} in "
-        f"{checkpoint}, and the learning curve of its {iteration + 1} iterations in "
-        f"{run / 'dagger.csv'} and {run / 'learning_curve.png'}"
-    )
-    assert rows(run / "dagger.csv") >= iteration + 1
-    assert (run / "learning_curve.png").stat().st_size > 0 and not (run / "final.zip").exists()
-    PPOAgent(checkpoint, "art_robbery")
+    PPOAgent(kept_iteration(run, lines[0], "the student", "dagger.csv"), "art_robbery")
 
 
 def test_exit_keeps_its_last_iteration_and_the_curve(tmp_path):
@@ -100,15 +106,7 @@ def test_exit_keeps_its_last_iteration_and_the_curve(tmp_path):
         tmp_path, [*argv, "--out", str(run)], lambda: rows(run / "exit.csv") >= 1
     )
     assert code == 130 and len(lines) == 1, lines
-    iteration = int(lines[0].split("after iteration ")[1].split()[0])
-    checkpoint = run / "checkpoints" / f"iter_{iteration}.zip"
-    assert lines[0] == (
-        f"heist train: interrupted: kept the network after iteration {iteration} in "
-        f"{checkpoint}, and the learning curve of its {iteration + 1} iterations in "
-        f"{run / 'exit.csv'} and {run / 'learning_curve.png'}"
-    )
-    assert rows(run / "exit.csv") >= iteration + 1
-    assert (run / "learning_curve.png").stat().st_size > 0 and not (run / "final.zip").exists()
+    checkpoint = kept_iteration(run, lines[0], "the network", "exit.csv")
     make_agent("ismcts", "art_robbery", network=str(checkpoint), simulations=4)
     PPOAgent(checkpoint, "art_robbery")
 
