@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import heist_envs
+from agents.arena.batched import ROUTES
 from agents.registry import agent_names
 from heist_envs.core.game import normalize_seed
 
@@ -88,10 +89,6 @@ def add_route(parser):
         "once (the same games as one at a time), the others one at a time; batched: the same, "
         "saying which table cannot batch; serial: every game one at a time",
     )
-
-
-#: --route -> the ``batched`` argument of :func:`agents.arena.play_tournaments`
-ROUTES = {"auto": None, "batched": True, "serial": False}
 
 
 def check_numbers(args):

@@ -14,6 +14,7 @@ network or random; a network plays all the games waiting on it in one forward pa
 from __future__ import annotations
 
 import functools
+import logging
 import time
 
 import numba as nb
@@ -25,6 +26,11 @@ from heist_envs.core.rng import mix_seed
 from .games import GameResult, forfeit_result, game_record, illegal_fields
 from .seating import seat_entrants
 
+log = logging.getLogger(__package__)  # the arena's logger, agents.arena
+
+#: where a command's games play (``--route``) -> the ``batched`` argument of
+#: :func:`agents.arena.play_tournaments` and :func:`takes_batched_route`
+ROUTES = {"auto": None, "batched": True, "serial": False}
 #: the agent specs whose agents play in the batched route
 BATCHED_AGENTS = ("heuristic", "ppo", "random")
 #: the most games of a table in play at once
@@ -238,6 +244,16 @@ def batch_reason(plan) -> str | None:
         if reason := unbatched_reason(entrant):
             return reason
     return None
+
+
+def takes_batched_route(plan, batched) -> bool:
+    """Whether ``plan`` plays in the batched route: where it can unless ``batched`` is False;
+    with ``batched`` True, a table that cannot is said in one line (it plays one game at a
+    time)."""
+    reason = "the serial route was asked for" if batched is False else batch_reason(plan)
+    if reason is not None and batched:
+        log.warning("%s: not batched, one game at a time: %s", plan.game.name, reason)
+    return reason is None
 
 
 class _Network:
@@ -477,9 +493,10 @@ def play_batched(plan, on_moves=None):
                 act_cpu_seconds=seconds,
             )
         t.live[i] = False
-        if on_moves is None:
-            return game_record(task, labels, result)
-        return game_record(task, labels, result) | {"state": t.records[i : i + 1].copy()[0]}
+        row = game_record(task, labels, result)
+        if on_moves is not None:
+            row["state"] = t.records[i : i + 1].copy()[0]
+        return row
 
     none = np.zeros(0, np.int64)  # compile the loops (first use in a process) before timing
     deal(t.states, none, none.astype(np.uint64), t.template, dealt, t.actors, t.obs, t.masks,
@@ -492,7 +509,7 @@ def play_batched(plan, on_moves=None):
         on_time = t.live & (t.late < 0)
         timed(advance, t.states, on_time, t.actors, t.obs, t.masks, t.slots, params, forbid, t.rngs,
               t.counts, t.illegal, t.bad, *t.log)  # fmt: skip
-        if on_moves:
+        if on_moves is not None:
             read_log()
         running = t.states["status"] == RUNNING
         ended = np.flatnonzero(t.live & (~running | t.illegal | (t.late >= 0)))
@@ -504,5 +521,5 @@ def play_batched(plan, on_moves=None):
         owner = t.owners[waiting, t.actors[waiting]]
         for k in np.unique(owner):
             timed(external, players[k], waiting[owner == k])
-            if on_moves:
+            if on_moves is not None:
                 read_log()

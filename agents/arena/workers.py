@@ -25,7 +25,7 @@ import heist_envs
 from .. import isolation
 from ..isolation import STOP_GRACE, SeatFailure, SeatProcesses, ctrl_c_ignored
 from ..registry import AgentBuildError, error_text
-from .batched import batch_reason, play_batched
+from .batched import play_batched, takes_batched_route
 from .games import (
     WATCH_BEGAN,
     WATCH_DECISION,
@@ -106,13 +106,7 @@ def play_tournaments(plans, workers=None, progress=True, batched=None) -> list[T
     then holds those finished so far.
     """
     check_count("workers", workers, allow_none=True)
-    fast = []  # the tournaments of the batched route
-    for which, plan in enumerate(plans):
-        reason = "the serial route was asked for" if batched is False else batch_reason(plan)
-        if reason is None:
-            fast.append(which)
-        elif batched:
-            log.warning("%s: not batched, one game at a time: %s", plan.game.name, reason)
+    fast = [which for which, plan in enumerate(plans) if takes_batched_route(plan, batched)]
     jobs = [(w, task) for w, plan in enumerate(plans) if w not in fast for task in plan.tasks]
     jobs.sort(key=lambda job: job[1][0] / len(plans[job[0]].tasks))
     workers = min(workers or os.cpu_count() or 1, max(len(jobs), 1))

@@ -27,7 +27,6 @@ agents play through the arena's game loop, one game at a time.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ from agents.arena import (
     run_game,
     seat_agents,
 )
-from agents.arena.batched import batch_reason, play_batched
+from agents.arena.batched import ROUTES, play_batched, takes_batched_route
 from agents.restricted import kind_of_action
 from experiments.common import Interrupted
 from experiments.studies.games import score_states
@@ -56,14 +55,8 @@ from heist_envs.core.game import normalize_seed
 from heist_envs.core.playout import random_legal_actions
 from heist_envs.core.vector import VectorGames
 
-log = logging.getLogger(__name__)
-
 #: Games stepped together by the batched engine.
 BATCH = 1024
-#: where ``play_games`` plays (the arena's ``--route``): ``auto`` picks the fastest route that
-#: plays the table, ``batched`` the same, saying why a table cannot batch, ``serial`` plays
-#: every game one at a time
-ROUTES = ("auto", "batched", "serial")
 TABLES = ("decisions", "games")
 METADATA_KEY = b"heist_envs"  # the Parquet schema metadata naming the game and player count
 
@@ -167,11 +160,12 @@ def play_games(
     ``agents``: one agent for every seat, or one per seat (registry names, ``name:key=value``
     specs, instances or factories: :func:`agents.arena.as_entrant`); with ``rotate`` game i
     seats them in rotation i mod seats, so each agent holds every seat equally often. Game i
-    is dealt from seed ``seed + i``. ``route``: one of :data:`ROUTES` (see the module
-    docstring); every route plays the same games, but for random agents alone, whom ``auto``
-    and ``batched`` play in the engine's own random stream. Ctrl-C raises
-    :class:`~experiments.common.Interrupted`, its ``kept`` the games finished by then (None if
-    none was).
+    is dealt from seed ``seed + i``. ``route``: ``auto`` (the fastest route that plays the
+    table), ``batched`` (the same, saying why a table cannot batch) or ``serial`` (one game
+    at a time; see the module docstring); every route plays the same games, but for random
+    agents alone, whom ``auto`` and ``batched`` play in the engine's own random stream.
+    Ctrl-C raises :class:`~experiments.common.Interrupted`, its ``kept`` the games finished by
+    then (None if none was).
     """
     game = heist_envs.get_game(game_name)
     num_players = game.check_players(num_players)
@@ -197,14 +191,12 @@ def play_games(
     try:
         with tqdm(total=games, desc=game.name, unit="game", disable=not progress) as bar:
             plan = _plan(game, num_players, entrants, games, seed, options, rotate)
-            reason = "the serial route was asked for" if route == "serial" else batch_reason(plan)
-            if random_only and not options and reason is None:
+            batched = takes_batched_route(plan, ROUTES[route])
+            if random_only and not options and batched:
                 _play_random(game, num_players, games, seed, bar, frames, finals)
-            elif reason is None:
+            elif batched:
                 _play_plan(plan, bar, frames, finals)
             else:
-                if route == "batched":
-                    log.warning("%s: not batched, one game at a time: %s", game.name, reason)
                 _play_arena(game, num_players, plan, bar, frames, finals)
     except KeyboardInterrupt:
         kept = _finished(game, num_players, options, frames, finals)

@@ -161,7 +161,7 @@ def test_a_network_plays_the_same_decisions_on_both_routes():
 
 
 def test_a_table_that_cannot_batch_says_so_when_asked(caplog):
-    with caplog.at_level(logging.WARNING, logger="experiments.studies.data"):
+    with caplog.at_level(logging.WARNING, logger="agents.arena"):
         data = play_games("art_robbery", [RandomAgent(1), "heuristic"], games=2, num_players=2,
                           progress=False, route="batched")  # fmt: skip
     assert [r.getMessage() for r in caplog.records] == [
