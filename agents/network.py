@@ -113,7 +113,10 @@ class PolicyValueNet(nn.Module):
     def forward(self, obs, masks):
         """(logits with illegal actions at :data:`ILLEGAL_LOGIT`, values) of a batch;
         ``masks`` is bool, True where an action is legal."""
-        x = self.features(obs)
+        return self.heads(self.features(obs), masks)
+
+    def heads(self, x, masks):
+        """:meth:`forward`'s results from the trunk's output ``x``."""
         logits = self.policy_head(x).masked_fill(~masks, ILLEGAL_LOGIT)
         values = self.value_head(x)
         return logits, values.squeeze(-1) if self.value_seats == 1 else values
@@ -130,12 +133,9 @@ class PolicyValueNet(nn.Module):
                 first = self.trunk[0]
                 x = np.empty((len(obs), first.out_features), np.float32)
                 sparse_linear(obs, self.first_rows(), first.bias.detach().numpy(), x)
-                x = torch.from_numpy(x)
-                for module in list(self.trunk)[1:]:
-                    x = module(x)
-            logits = self.policy_head(x).masked_fill(~torch.from_numpy(masks).bool(), ILLEGAL_LOGIT)
-            values = self.value_head(x)
-            return torch.softmax(logits, -1).numpy(), values.numpy()
+                x = self.trunk[1:](torch.from_numpy(x))
+            logits, values = self.heads(x, torch.from_numpy(masks).bool())
+            return torch.softmax(logits, -1).numpy(), values.reshape(len(obs), -1).numpy()
 
     def first_rows(self) -> np.ndarray:
         """The first layer's weight transposed, a row per input (float32, C-contiguous), made
