@@ -7,9 +7,11 @@ A trainer's own evaluations seat one copy of the policy against a full table of 
 A policy can learn to exploit such a table and still lose where it counts: the arena seats
 each agent at half the seats, so two copies of the policy share a table, and a policy that
 only ever met its opponents alone can undo itself there. This scores every checkpoint of
-a run (``RUN/checkpoints/step_*.zip``) the arena's way and writes ``RUN/arena_curve.csv``
-(both agents' win rate per seat played, with 95% intervals; in a team game, per side) and
-``RUN/arena_curve.png``.
+a run (``RUN/checkpoints/step_*.zip`` of PPO and imitation, ``iter_*.zip`` of expert
+iteration) the arena's way and writes ``RUN/arena_curve.csv`` (both agents' win rate per seat
+played, with 95% intervals; in a team game, per side) and ``RUN/arena_curve.png``. An expert
+iteration checkpoint records the wall-clock seconds its run had trained, so its curve is
+drawn against training minutes: where a network stops gaining on a search, per hour.
 """
 
 from __future__ import annotations
@@ -22,15 +24,22 @@ from agents.arena import tournament
 from agents.ppo import checkpoint_info
 from experiments.common import agent_figures, plot_win_rate, read_csv, write_csv
 
-STEP = re.compile(r"step_(\d+)\.zip$")
+CHECKPOINT = re.compile(r"^(step|iter)_(\d+)\.zip$")
+COUNTED = {"step": "timesteps", "iter": "iteration"}  # what a checkpoint's number counts
+AXIS = {
+    "timesteps": "training steps",
+    "iteration": "iteration",
+    "train_minutes": "training minutes (wall clock)",
+}
 
 
 def checkpoints(run: Path, every: int = 1) -> list[tuple[int, Path]]:
-    """The run's checkpoints as (timesteps, path), in order; every ``every``-th, and the last."""
+    """The run's checkpoints as (timesteps or iteration, path), in order; every
+    ``every``-th, and the last."""
     found = sorted(
-        (int(match.group(1)), path)
-        for path in (run / "checkpoints").glob("step_*.zip")
-        if (match := STEP.search(path.name))
+        (int(match.group(2)), path)
+        for path in (run / "checkpoints").glob("*.zip")
+        if (match := CHECKPOINT.match(path.name))
     )
     return [item for k, item in enumerate(found) if k % every == 0 or k == len(found) - 1]
 
@@ -76,8 +85,9 @@ def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
 def row_text(row, against) -> str:
     """One scored checkpoint as a line of progress output."""
     side = "" if row["side"] == "all" else f" as {row['side']}"
+    counted = next(key for key in COUNTED.values() if key in row)
     return (
-        f"  step {row['timesteps']}: head to head against {against}{side}: "
+        f"  {counted} {row[counted]}: head to head against {against}{side}: "
         f"{row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] against "
         f"{row['against_win_rate']:.3f} [{row['against_ci_low']:.3f}, "
         f"{row['against_ci_high']:.3f}]"
@@ -85,7 +95,8 @@ def row_text(row, against) -> str:
 
 
 def plot(log, path, title, against):
-    """Both agents' curves from the CSV ``log``, one panel per side."""
+    """Both agents' curves from the CSV ``log``, one panel per side, over the training
+    minutes where the log has them and its checkpoints' numbers otherwise."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -96,10 +107,15 @@ def plot(log, path, title, against):
         for row in read_csv(log)
     ]
     sides = list(dict.fromkeys(row["side"] for row in rows))
+    x_key = (
+        "train_minutes"
+        if "train_minutes" in rows[0]
+        else next(key for key in COUNTED.values() if key in rows[0])
+    )
     fig, axes = plt.subplots(len(sides), 1, figsize=(6, 3.5 * len(sides)), squeeze=False)
     for ax, side in zip(axes[:, 0], sides, strict=True):
         mine = [row for row in rows if row["side"] == side]
-        steps = [row["timesteps"] for row in mine]
+        steps = [row[x_key] for row in mine]
         for prefix, label in (("", "the policy"), ("against_", against)):
             plot_win_rate(
                 ax,
@@ -110,7 +126,7 @@ def plot(log, path, title, against):
                 label,
             )
         ax.set_title(title if side == "all" else f"{title}\nas {side}")
-        ax.set_xlabel("training steps")
+        ax.set_xlabel(AXIS[x_key])
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -130,7 +146,9 @@ def main(argv=None):
         parser.error("--games and --every must be at least 1")
     found = checkpoints(args.run, args.every)
     if not found:
-        parser.exit(2, f"{parser.prog}: error: no checkpoints/step_*.zip in {args.run}\n")
+        parser.exit(
+            2, f"{parser.prog}: error: no checkpoints/step_*.zip or iter_*.zip in {args.run}\n"
+        )
     rows = []
     for steps, path in found:
         try:
@@ -139,8 +157,11 @@ def main(argv=None):
             scored = head_to_head(path, game, num_players, args.against, args.games, args.seed)
         except ValueError as error:  # a bad --against spec, a checkpoint without metadata
             parser.exit(2, f"{parser.prog}: error: {error}\n")
+        counted = {COUNTED[CHECKPOINT.match(path.name).group(1)]: steps}
+        if "train_seconds" in info:  # expert iteration's checkpoints: wall time so far
+            counted["train_minutes"] = round(info["train_seconds"] / 60, 3)
         for row in scored:
-            rows.append({"timesteps": steps, **row})
+            rows.append({**counted, **row})
             print(row_text(rows[-1], args.against))
     log = args.run / "arena_curve.csv"
     write_csv(log, rows)

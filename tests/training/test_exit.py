@@ -16,6 +16,7 @@ from agents.network import NetworkEvaluator, PolicyValueNet, load_network  # noq
 from agents.ppo import PPOAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from experiments.common import read_csv  # noqa: E402
+from experiments.train import arena_curve  # noqa: E402
 from experiments.train import exit as expert  # noqa: E402
 
 TINY = ["--iterations", "2", "--games-per-iteration", "4", "--simulations", "8"]
@@ -51,6 +52,15 @@ def test_an_iteration_runs_end_to_end_and_its_checkpoint_plays_as_ppo(tmp_path):
     agent = PPOAgent(out / "checkpoints" / "iter_1.zip", "art_robbery", num_players=3)
     others = [make_agent("random", "art_robbery", seed=s) for s in range(2)]
     assert len(play("art_robbery", [agent, *others], 3, seed=0).rewards) == 3
+    # the run's curve head to head, over the wall-clock minutes each checkpoint had trained
+    curve = arena_curve.main([str(out), "--games", "3", "--against", "random"])
+    assert [row["iteration"] for row in curve] == [0, 1]
+    minutes = [row["train_minutes"] for row in curve]
+    last = json.loads((out / "checkpoints" / "iter_1.json").read_text())
+    assert 0 < minutes[0] < minutes[1] == round(last["train_seconds"] / 60, 3)
+    header = (out / "arena_curve.csv").read_text().splitlines()[0]
+    assert header.startswith("iteration,train_minutes,side,games,win_rate")
+    assert (out / "arena_curve.png").stat().st_size > 0
 
 
 @pytest.mark.parametrize(
