@@ -82,10 +82,15 @@ def head_to_head(path, game, num_players, against, games, seed) -> list[dict]:
     return rows
 
 
+def counted_column(row) -> str:
+    """The column of ``row`` that numbers its checkpoint: timesteps or iteration."""
+    return next(key for key in COUNTED.values() if key in row)
+
+
 def row_text(row, against) -> str:
     """One scored checkpoint as a line of progress output."""
     side = "" if row["side"] == "all" else f" as {row['side']}"
-    counted = next(key for key in COUNTED.values() if key in row)
+    counted = counted_column(row)
     return (
         f"  {counted} {row[counted]}: head to head against {against}{side}: "
         f"{row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] against "
@@ -107,11 +112,7 @@ def plot(log, path, title, against):
         for row in read_csv(log)
     ]
     sides = list(dict.fromkeys(row["side"] for row in rows))
-    x_key = (
-        "train_minutes"
-        if "train_minutes" in rows[0]
-        else next(key for key in COUNTED.values() if key in rows[0])
-    )
+    x_key = "train_minutes" if "train_minutes" in rows[0] else counted_column(rows[0])
     fig, axes = plt.subplots(len(sides), 1, figsize=(6, 3.5 * len(sides)), squeeze=False)
     for ax, side in zip(axes[:, 0], sides, strict=True):
         mine = [row for row in rows if row["side"] == side]
