@@ -19,6 +19,9 @@ from experiments.train import evaluate, torch_ppo  # noqa: E402
 from heist_envs.core.sb3_vec import SelfPlayVecEnv  # noqa: E402
 from heist_envs.core.single_agent import PolicyOpponent, SelfPlayGames  # noqa: E402
 
+#: a MaskablePPO policy (its critic with layers of its own), Thief's Market's, 128 x 128 tanh
+SB3_POLICY = "agents/policies/priors/thiefs_market.zip"
+
 # Advantages -------------------------------------------------------------------------------------
 
 
@@ -200,9 +203,7 @@ def test_the_exported_policy_computes_what_the_network_computes(tmp_path):
 
 
 def test_an_sb3_policy_gives_its_actor_and_leaves_the_value_head_fresh():
-    from agents.ppo import POLICY_DIR
-
-    weights = load_policy(POLICY_DIR / "priors" / "thiefs_market.zip").state_dict()
+    weights = load_policy(SB3_POLICY).state_dict()
     net, with_value = PolicyValueNet.from_sb3_weights(weights, "tanh")
     assert not with_value and net.hidden == [128, 128]
     assert torch.equal(net.trunk[0].weight, weights["mlp_extractor.policy_net.0.weight"])
@@ -324,9 +325,7 @@ def test_target_kl_stops_an_update_at_the_first_minibatch_past_it():
 
 
 def test_an_sb3_checkpoint_starts_the_actor_and_says_the_value_head_is_fresh(capsys):
-    args = torch_ppo.parse_args(
-        ["--game", "thiefs_market", "--init", "agents/policies/priors/thiefs_market.zip"]
-    )
+    args = torch_ppo.parse_args(["--game", "thiefs_market", "--init", SB3_POLICY])
     net = torch_ppo.initial_network(args, heist_envs.get_game("thiefs_market"))
     assert (
         "value head starts fresh (--critic-warmup STEPS trains it first)" in capsys.readouterr().out
