@@ -14,7 +14,9 @@ observer's column as SB3's ``value_net``): the ``ppo`` agent (:mod:`agents.ppo`)
 policy, and :meth:`PolicyValueNet.from_sb3_weights` reads them back (or any SB3 policy's
 actor).
 
-One trunk instead of SB3's two halves the arithmetic of every pass; the first layer, over
+One trunk instead of SB3's two halves the arithmetic of every pass (``critic_hidden`` gives
+the value layers of its own: a MaskablePPO policy's critic, kept when the torch learner
+fine-tunes it, since a value loss training an SB3 actor's features undid it); the first layer, over
 observations of 400 to 1,294 numbers, is most of it. With ``low_precision`` the trunk computes
 in bfloat16 (its weights kept in float32, the heads in float32): its first layer three times
 as fast on a CPU with AVX-512 BF16, and its results do not depend on the batch a row comes in,
@@ -68,29 +70,45 @@ class PolicyValueNet(nn.Module):
         activation="tanh",
         low_precision=False,
         value_seats=1,
+        critic_hidden=None,
     ):
         super().__init__()
-        layers, width = [], obs_size
-        for size in hidden:
-            layers += [nn.Linear(width, size), getattr(nn, ACTIVATIONS[activation])()]
-            width = size
-        self.trunk = nn.Sequential(*layers)
+        self.trunk, width = self.layers(obs_size, hidden, activation)
         self.policy_head = nn.Linear(width, num_actions)
+        # the value reads the trunk, or with critic_hidden layers of its own (an SB3 critic's)
+        self.critic = None
+        if critic_hidden is not None:
+            self.critic, width = self.layers(obs_size, critic_hidden, activation)
         self.value_head = nn.Linear(width, value_seats)
         self.activation = activation
         self.low_precision = low_precision
         self._first_rows = (None, None)  # (the weight's identity and version, its transpose)
         # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start
-        for layer in self.trunk[::2]:
-            nn.init.orthogonal_(layer.weight, 2**0.5)
-            nn.init.zeros_(layer.bias)
         for head, gain in ((self.policy_head, 0.01), (self.value_head, 1.0)):
             nn.init.orthogonal_(head.weight, gain)
             nn.init.zeros_(head.bias)
 
+    @staticmethod
+    def layers(width, sizes, activation) -> tuple[nn.Sequential, int]:
+        """Fully connected layers of ``sizes`` units over ``width`` inputs, orthogonally
+        initialised, and the last one's width."""
+        layers = []
+        for size in sizes:
+            layer = nn.Linear(width, size)
+            nn.init.orthogonal_(layer.weight, 2**0.5)
+            nn.init.zeros_(layer.bias)
+            layers += [layer, getattr(nn, ACTIVATIONS[activation])()]
+            width = size
+        return nn.Sequential(*layers), width
+
     @property
     def hidden(self) -> list[int]:
         return [layer.out_features for layer in self.trunk[::2]]
+
+    @property
+    def critic_hidden(self) -> list[int] | None:
+        """The widths of the critic's own layers (None: the value reads the trunk)."""
+        return None if self.critic is None else [layer.out_features for layer in self.critic[::2]]
 
     @property
     def value_seats(self) -> int:
@@ -101,24 +119,32 @@ class PolicyValueNet(nn.Module):
         """The dtype the first layer reads (a rollout may store observations in it)."""
         return torch.bfloat16 if self.low_precision else torch.float32
 
-    def features(self, obs):
-        """The trunk's output (float32) for a batch of observations (any dtype)."""
+    def features(self, obs, layers=None):
+        """The output (float32) of the trunk, or of ``layers``, for a batch of observations
+        (any dtype)."""
+        layers = self.trunk if layers is None else layers
         if not self.low_precision:
-            return self.trunk(obs.float())
+            return layers(obs.float())
         x, low = obs.to(torch.bfloat16), torch.bfloat16
-        for layer, activation in zip(self.trunk[::2], self.trunk[1::2], strict=True):
+        for layer, activation in zip(layers[::2], layers[1::2], strict=True):
             x = activation(functional.linear(x, layer.weight.to(low), layer.bias.to(low)))
         return x.float()
 
     def forward(self, obs, masks):
         """(logits with illegal actions at :data:`ILLEGAL_LOGIT`, values) of a batch;
         ``masks`` is bool, True where an action is legal."""
-        return self.heads(self.features(obs), masks)
+        return self.heads(self.features(obs), masks, self.critic_features(obs))
 
-    def heads(self, x, masks):
-        """:meth:`forward`'s results from the trunk's output ``x``."""
+    def critic_features(self, obs):
+        """What the value head reads: the critic's output, or None where it reads the
+        trunk's."""
+        return None if self.critic is None else self.features(obs, self.critic)
+
+    def heads(self, x, masks, critic_x=None):
+        """:meth:`forward`'s results from the trunk's output ``x`` (and the critic's,
+        ``critic_x``, where it has layers of its own)."""
         logits = self.policy_head(x).masked_fill(~masks, ILLEGAL_LOGIT)
-        values = self.value_head(x)
+        values = self.value_head(x if critic_x is None else critic_x)
         return logits, values.squeeze(-1) if self.value_seats == 1 else values
 
     def evaluate(self, obs, masks):
@@ -134,7 +160,8 @@ class PolicyValueNet(nn.Module):
                 x = np.empty((len(obs), first.out_features), np.float32)
                 sparse_linear(obs, self.first_rows(), first.bias.detach().numpy(), x)
                 x = self.trunk[1:](torch.from_numpy(x))
-            logits, values = self.heads(x, torch.from_numpy(masks).bool())
+            critic_x = self.critic_features(torch.from_numpy(obs))
+            logits, values = self.heads(x, torch.from_numpy(masks).bool(), critic_x)
             return torch.softmax(logits, -1).numpy(), values.reshape(len(obs), -1).numpy()
 
     def first_rows(self) -> np.ndarray:
@@ -174,13 +201,14 @@ class PolicyValueNet(nn.Module):
     # SB3's layout ------------------------------------------------------------------------------
 
     def sb3_weights(self) -> dict:
-        """The weights in SB3's ``MlpPolicy`` layout (``mlp_extractor.policy_net`` and
-        ``value_net`` both the trunk, ``action_net`` the policy head, ``value_net`` the value
-        head's observer column; a per-seat head also whole as ``seat_value_net``), on the
-        CPU."""
+        """The weights in SB3's ``MlpPolicy`` layout (``mlp_extractor.policy_net`` the
+        trunk, ``mlp_extractor.value_net`` the critic's layers or the trunk again,
+        ``action_net`` the policy head, ``value_net`` the value head's observer column; a
+        per-seat head also whole as ``seat_value_net``), on the CPU."""
         weights = {}
-        for k, layer in enumerate(self.trunk[::2]):
-            for net in ("policy_net", "value_net"):
+        critic = self.trunk if self.critic is None else self.critic
+        for net, layers in (("policy_net", self.trunk), ("value_net", critic)):
+            for k, layer in enumerate(layers[::2]):
                 weights[f"mlp_extractor.{net}.{2 * k}.weight"] = layer.weight
                 weights[f"mlp_extractor.{net}.{2 * k}.bias"] = layer.bias
         weights["action_net.weight"] = self.policy_head.weight
@@ -193,14 +221,23 @@ class PolicyValueNet(nn.Module):
         return {key: tensor.detach().cpu().clone() for key, tensor in weights.items()}
 
     @classmethod
-    def from_sb3_weights(cls, weights, activation, low_precision=False, seat_values=False):
+    def from_sb3_weights(
+        cls, weights, activation, low_precision=False, seat_values=False, keep_critic=False
+    ):
         """A network holding an SB3 policy's actor (its layers as the trunk, its action net
         as the policy head), and its value head where the critic's layers are the actor's
         (a network of this class saved it); returns (network, whether the value came too).
-        A policy with a critic of its own (any SB3 run's) leaves the value head fresh. With
+        A policy with a critic of its own (any SB3 run's) leaves the value head fresh on the
+        trunk, or with ``keep_critic`` comes with that critic, its layers and value head. With
         ``seat_values`` the value head is the saved per-seat one (``seat_value_net``, which
         must be there), else the observer's value alone."""
-        trunk = hidden_layers(weights, "policy_net")
+        trunk, critic = hidden_layers(weights, "policy_net"), hidden_layers(weights, "value_net")
+        shared = critic == trunk and all(
+            torch.equal(tensor, weights[key.replace("policy_net", "value_net")])
+            for key, tensor in weights.items()
+            if key.startswith("mlp_extractor.policy_net.")
+        )
+        own_critic = keep_critic and not shared
         net = cls(
             weights["mlp_extractor.policy_net.0.weight"].shape[1],
             weights["action_net.weight"].shape[0],
@@ -208,23 +245,21 @@ class PolicyValueNet(nn.Module):
             activation,
             low_precision,
             weights["seat_value_net.weight"].shape[0] if seat_values else 1,
-        )
-        shared = hidden_layers(weights, "value_net") == trunk and all(
-            torch.equal(tensor, weights[key.replace("policy_net", "value_net")])
-            for key, tensor in weights.items()
-            if key.startswith("mlp_extractor.policy_net.")
+            critic if own_critic else None,
         )
         value = "seat_value_net" if seat_values else "value_net"
+        copies = [(net.trunk, "policy_net")] + [(net.critic, "value_net")] * own_critic
         with torch.no_grad():  # counted writes (first_rows sees them)
-            for k, layer in enumerate(net.trunk[::2]):
-                layer.weight.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.weight"])
-                layer.bias.copy_(weights[f"mlp_extractor.policy_net.{2 * k}.bias"])
+            for layers, name in copies:
+                for k, layer in enumerate(layers[::2]):
+                    layer.weight.copy_(weights[f"mlp_extractor.{name}.{2 * k}.weight"])
+                    layer.bias.copy_(weights[f"mlp_extractor.{name}.{2 * k}.bias"])
             net.policy_head.weight.copy_(weights["action_net.weight"])
             net.policy_head.bias.copy_(weights["action_net.bias"])
-            if shared:
+            if shared or own_critic:
                 net.value_head.weight.copy_(weights[f"{value}.weight"])
                 net.value_head.bias.copy_(weights[f"{value}.bias"])
-        return net, shared
+        return net, shared or own_critic
 
 
 @nb.njit(cache=True)

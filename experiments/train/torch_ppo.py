@@ -303,6 +303,15 @@ def make_parser():
         "bfloat16 makes the first layer about three times as fast on CPUs with AVX-512 BF16; "
         "float32 for CPUs without",
     )
+    parser.add_argument(
+        "--init-critic",
+        default="keep",
+        choices=("keep", "trunk"),
+        help="with --init of a policy whose critic has layers of its own (any MaskablePPO "
+        "run's): keep that critic, its layers and value head (keep), or put a fresh value "
+        "head on the actor's trunk, as one network (trunk); the learner's own checkpoints "
+        "come back as they were saved",
+    )
     parser.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a GPU")
     return parser
 
@@ -344,7 +353,9 @@ def parse_args(argv):
 
 def initial_network(args, game):
     """A fresh network, or with ``--init`` the checkpoint's (its shape and activation; its
-    value head too where it was one of this learner's, else a fresh one, said on stdout)."""
+    value head too where it was one of this learner's; a MaskablePPO policy's critic, its own
+    layers and value head, with ``--init-critic keep``, else a fresh value head on the trunk;
+    said on stdout)."""
     low_precision = args.precision == "bfloat16"
     if not args.init:
         return PolicyValueNet(
@@ -353,8 +364,13 @@ def initial_network(args, game):
     info = checkpoint_info(args.init)  # checked by parse_args
     activation = info.get("activation", DEFAULT_ACTIVATION).lower()
     weights = read_weights(args.init, info.get("policy_only"))
-    net, with_value = PolicyValueNet.from_sb3_weights(weights, activation, low_precision)
-    if not with_value:
+    keep = args.init_critic == "keep"
+    net, with_value = PolicyValueNet.from_sb3_weights(
+        weights, activation, low_precision, keep_critic=keep
+    )
+    if net.critic is not None:
+        print(f"--init {args.init}: its critic keeps layers of its own ({net.critic_hidden})")
+    elif not with_value:
         print(
             f"--init {args.init}: its critic is not its actor's trunk, so the value head starts "
             "fresh (--critic-warmup STEPS trains it first)"
@@ -370,6 +386,7 @@ def metadata(args) -> dict:
         "trainer": "torch_ppo",
         "batch_size": args.batch_size,
         "precision": args.precision,
+        "init_critic": args.init_critic,
     }
 
 

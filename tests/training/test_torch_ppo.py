@@ -324,13 +324,51 @@ def test_target_kl_stops_an_update_at_the_first_minibatch_past_it():
     assert figures[0]["approx_kl"] == 0 and figures[0]["clip_fraction"] == 0
 
 
-def test_an_sb3_checkpoint_starts_the_actor_and_says_the_value_head_is_fresh(capsys):
-    args = torch_ppo.parse_args(["--game", "thiefs_market", "--init", SB3_POLICY])
-    net = torch_ppo.initial_network(args, heist_envs.get_game("thiefs_market"))
+def test_an_sb3_checkpoint_with_init_critic_trunk_says_the_value_head_is_fresh(capsys):
+    args = ["--game", "thiefs_market", "--init", SB3_POLICY, "--init-critic", "trunk"]
+    net = torch_ppo.initial_network(
+        torch_ppo.parse_args(args), heist_envs.get_game("thiefs_market")
+    )
     assert (
         "value head starts fresh (--critic-warmup STEPS trains it first)" in capsys.readouterr().out
     )
-    assert net.activation == "tanh" and net.hidden == [128, 128]
+    assert net.activation == "tanh" and net.hidden == [128, 128] and net.critic is None
+
+
+def test_an_sb3_checkpoint_keeps_its_critic_by_default_and_its_values(capsys):
+    """The default ``--init-critic keep``: the value is MaskablePPO's own critic, its layers
+    apart from the actor's trunk, so the value loss never trains the actor's features; the
+    network gives SB3's values, saves them back in SB3's layout, and reads back whole."""
+    args = torch_ppo.parse_args(["--game", "thiefs_market", "--init", SB3_POLICY])
+    net = torch_ppo.initial_network(args, heist_envs.get_game("thiefs_market"))
+    assert "keeps layers of its own ([128, 128])" in capsys.readouterr().out
+    policy = load_policy(SB3_POLICY)
+    env = SelfPlayGames(heist_envs.get_game("thiefs_market"), 8, 4, seed=0)
+    env.reset()
+    obs, masks = torch.from_numpy(env.games.obs).float(), torch.from_numpy(env.games.masks)
+    with torch.no_grad():
+        _, values = net(obs, masks.bool())
+        assert torch.allclose(values, policy.predict_values(obs).squeeze(-1), atol=1e-2)
+    back, with_value = PolicyValueNet.from_sb3_weights(net.sb3_weights(), "tanh", keep_critic=True)
+    assert with_value and back.critic_hidden == [128, 128]
+    pairs = zip(back.state_dict().values(), net.state_dict().values(), strict=True)
+    assert all(torch.equal(a, b) for a, b in pairs)
+
+
+def test_the_kept_critic_trains_and_the_frozen_actor_does_not():
+    """With the actor frozen (the critic's warm-up) only the critic's layers and the value
+    head move; the actor's trunk is not the value's, so nothing else does."""
+    args = torch_ppo.parse_args([*SMALL, "--opponents", "random"])
+    game = heist_envs.get_game("art_robbery")
+    net = PolicyValueNet(game.obs_size, game.num_actions, (16,), critic_hidden=(8,))
+    learner = torch_ppo.Learner(SelfPlayGames(game, 16, 3, seed=0), net, args)
+    before = {key: value.clone() for key, value in net.state_dict().items()}
+    learner.set_actor_trainable(False)
+    learner.learn(512)
+    changed = {
+        key for key, value in net.state_dict().items() if not torch.equal(before[key], value)
+    }
+    assert changed == {"critic.0.weight", "critic.0.bias", "value_head.weight", "value_head.bias"}
 
 
 def test_a_side_trains_alone_at_the_arenas_tables(tmp_path):
