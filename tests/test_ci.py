@@ -54,3 +54,31 @@ def test_the_readme_test_command_names_every_extra_the_default_suite_needs():
     ]
     assert any(requirement.startswith("httpx2") for requirement in named)
     assert any(requirement.startswith("httpx>") for requirement in named)
+
+
+def test_the_browser_tests_skip_without_chromium_under_ci_and_fail_only_when_required(
+    monkeypatch, tmp_path
+):
+    """A fresh machine has no Chromium, and the README's test command skips the browser tests
+    there, CI's included (a ``CI`` variable once turned the skip into 13 errors)."""
+    from tests.web.conftest import skip_without_chromium
+
+    missing = str(tmp_path / "chromium")
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("HEIST_REQUIRE_CHROMIUM", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        skip_without_chromium(missing)
+    monkeypatch.setenv("HEIST_REQUIRE_CHROMIUM", "1")
+    with pytest.raises(pytest.fail.Exception, match="HEIST_REQUIRE_CHROMIUM"):
+        skip_without_chromium(missing)
+
+
+def test_ci_requires_chromium_only_after_installing_it():
+    lines = ci_lines()
+    require = lines.index("export HEIST_REQUIRE_CHROMIUM=1")
+    install = next(
+        k for k, line in enumerate(lines) if "apt-get install" in line and "chromium" in line
+    )
+    assert lines.index(readme_commands()[1]) < install < require
+    browser_runs = [k for k, line in enumerate(lines) if "pytest" in line and "tests/web" in line]
+    assert browser_runs and all(k > require for k in browser_runs)
