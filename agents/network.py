@@ -83,21 +83,23 @@ class PolicyValueNet(nn.Module):
         self.activation = activation
         self.low_precision = low_precision
         self._first_rows = (None, None)  # (the weight's identity and version, its transpose)
-        # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start
+        # SB3's and CleanRL's initialisation: orthogonal, small policy logits at the start,
+        # once every layer exists (the order a seed's networks have always been drawn in)
+        layers = [*self.trunk[::2], *(() if self.critic is None else self.critic[::2])]
+        for layer in layers:
+            nn.init.orthogonal_(layer.weight, 2**0.5)
+            nn.init.zeros_(layer.bias)
         for head, gain in ((self.policy_head, 0.01), (self.value_head, 1.0)):
             nn.init.orthogonal_(head.weight, gain)
             nn.init.zeros_(head.bias)
 
     @staticmethod
     def layers(width, sizes, activation) -> tuple[nn.Sequential, int]:
-        """Fully connected layers of ``sizes`` units over ``width`` inputs, orthogonally
-        initialised, and the last one's width."""
+        """Fully connected layers of ``sizes`` units over ``width`` inputs, and the last
+        one's width."""
         layers = []
         for size in sizes:
-            layer = nn.Linear(width, size)
-            nn.init.orthogonal_(layer.weight, 2**0.5)
-            nn.init.zeros_(layer.bias)
-            layers += [layer, getattr(nn, ACTIVATIONS[activation])()]
+            layers += [nn.Linear(width, size), getattr(nn, ACTIVATIONS[activation])()]
             width = size
         return nn.Sequential(*layers), width
 

@@ -204,3 +204,24 @@ def test_a_checkpoint_that_cannot_guide_is_refused_in_one_line(checkpoint, tmp_p
     info = json.loads(other.with_suffix(".json").read_text())
     other.with_suffix(".json").write_text(json.dumps({**info, "value_seats": 4, "num_players": 4}))
     refused(other, r"its network reads 400 numbers and writes 20 moves and 3 values; .* 4")
+
+
+def test_a_seed_draws_the_network_it_always_drew():
+    """Every layer made first, then SB3's orthogonal initialisation, trunk then heads: the
+    order the published learning curves' networks were drawn in (drawing each layer's weights
+    as it was made changed every seeded run, and the learning-curve test with it)."""
+    from torch import nn
+
+    torch.manual_seed(7)
+    net = PolicyValueNet(12, 5, (8, 6), "tanh")
+    torch.manual_seed(7)
+    trunk = [nn.Linear(12, 8), nn.Linear(8, 6)]
+    heads = [(nn.Linear(6, 5), 0.01), (nn.Linear(6, 1), 1.0)]
+    for layer, gain in [(layer, 2**0.5) for layer in trunk] + heads:
+        nn.init.orthogonal_(layer.weight, gain)
+    layers = [*net.trunk[::2], net.policy_head, net.value_head]
+    expected = trunk + [head for head, _ in heads]
+    assert all(
+        torch.equal(ours.weight, theirs.weight)
+        for ours, theirs in zip(layers, expected, strict=True)
+    )
