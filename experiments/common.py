@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import statistics
 import time
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from numba.core import event
 import heist_envs
 from agents import RandomAgent
 from agents.arena import TournamentResult, agent_seed, parse_entrant, play
+from agents.arena.results import held_sides
 from agents.registry import AgentBuildError, error_text
 from agents.stats import Z95, wilson_interval
 
@@ -169,36 +169,20 @@ def builds(entrant, game, num_players) -> str | None:
     return None
 
 
-def held_sides(record, index, side=None) -> list[int]:
-    """The sides entrant ``index`` held in a game (only ``side``, if given)."""
-    return [
-        s for s, entrant in enumerate(record["seating"]) if entrant == index and side in (None, s)
-    ]
-
-
 def agent_figures(result: TournamentResult, index, side=None) -> dict:
     """Games, wins and win rate (Wilson interval), decisions and decisions per second of
     entrant ``index`` over the sides it held (only ``side``, if given).
 
-    Decisions per second is the median over its games of its decisions over the CPU time its
-    ``act`` calls took in that game, so that compiling once per process (search agents) does
-    not count."""
-    sides_of_game = result.side_agents
-    seat_of = {name: k for k, name in enumerate(sum(sides_of_game, []))}
+    Decisions per second: :meth:`~agents.arena.TournamentResult.decisions_per_second`."""
+    seat_of = {name: k for k, name in enumerate(sum(result.side_agents, []))}
     games = wins = decisions = 0
-    rates = []
     for record in result.games:
         held = held_sides(record, index, side)
-        if not held:
-            continue
         games += len(held)
         wins += sum(record["outcomes"][s].won for s in held)
-        seats = [seat_of[name] for s in held for name in sides_of_game[s]]
-        made = sum(record["seat_decisions"][k] for k in seats)
-        seconds = sum(record["act_cpu_seconds"][k] for k in seats)
-        decisions += made
-        if made and seconds > 0:
-            rates.append(made / seconds)
+        decisions += sum(
+            record["seat_decisions"][seat_of[name]] for s in held for name in result.side_agents[s]
+        )
     low, high = wilson_interval(wins, games)
     return {
         "games": games,
@@ -207,7 +191,7 @@ def agent_figures(result: TournamentResult, index, side=None) -> dict:
         "win_low": low,
         "win_high": high,
         "decisions": decisions,
-        "decisions_per_second": statistics.median(rates) if rates else None,
+        "decisions_per_second": result.decisions_per_second(index, side),
     }
 
 

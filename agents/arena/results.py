@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -23,6 +24,13 @@ class Outcome(NamedTuple):
     reward: float
     won: bool  # the best reward of the game, and positive (a truncated game has no winner)
     score: float | None  # None where the game reports no score
+
+
+def held_sides(record, index, side=None) -> list[int]:
+    """The sides entrant ``index`` held in a game (only ``side``, if given)."""
+    return [
+        s for s, entrant in enumerate(record["seating"]) if entrant == index and side in (None, s)
+    ]
 
 
 def side_outcomes(record, sides) -> list[Outcome]:
@@ -158,6 +166,26 @@ class TournamentResult:
     def partial(self) -> bool:
         return len(self.games) < self.planned_games
 
+    def decisions_per_second(self, index, side=None) -> float | None:
+        """Entrant ``index``'s decisions a second over the sides it held (only ``side``, if
+        given): the median over its games of its decisions over the CPU time its ``act`` calls
+        took in that game, so that compiling once per process (search agents) does not count
+        and other processes on the cores hardly do. None where no game timed it. Not in the
+        summary, which the same seeds must reproduce."""
+        seat_of = {name: k for k, name in enumerate(sum(self.side_agents, []))}
+        rates = []
+        for record in self.games:
+            seats = [
+                seat_of[name]
+                for s in held_sides(record, index, side)
+                for name in self.side_agents[s]
+            ]
+            made = sum(record["seat_decisions"][k] for k in seats)
+            seconds = sum(record["act_cpu_seconds"][k] for k in seats)
+            if made and seconds > 0:
+                rates.append(made / seconds)
+        return statistics.median(rates) if rates else None
+
     @classmethod
     def build(cls, game, num_players, seed, entrants, sides, records, planned_games=None):
         labels = [e.label for e in entrants]
@@ -271,6 +299,7 @@ class TournamentResult:
             ("score", ">7"),
             ("rating mu ± sigma", "<17"),
             ("1st-seat adv", ">12"),
+            ("decisions/s", ">11"),
         ]
 
         def row(values):
@@ -286,8 +315,9 @@ class TournamentResult:
         if not self.games:
             return "\n".join(lines)
         lines.append(row([name for name, _ in columns]))
-        for s in self.summary:
+        for index, s in enumerate(self.summary):
             advantage = s["first_seat_advantage"]
+            rate = self.decisions_per_second(index)
             values = [
                 s["agent"],
                 s["games"],
@@ -298,6 +328,7 @@ class TournamentResult:
                 "" if s["mean_score"] is None else f"{s['mean_score']:.1f}",
                 f"{s['mu']:6.2f} ± {s['sigma']:5.2f}",
                 "" if advantage is None else f"{advantage:+.3f}",
+                "" if rate is None else f"{rate:,.0f}",
             ]
             lines.append(row(values))
         seats = ", ".join(

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import heist_envs
 from agents.arena import TournamentInterrupted, TournamentResult, parse_entrant, tournament
+from agents.arena.results import held_sides
 from agents.profiles import profile
 from agents.registry import ready_agent_names
 from agents.stats import interval_text, wilson_interval
@@ -34,7 +35,6 @@ from experiments.common import (
     agent_figures,
     builds,
     duration,
-    held_sides,
     markdown_table,
     rate_text,
     rating_figures,

@@ -145,6 +145,25 @@ def test_tournament_summary_seeds_and_output(tmp_path):
     assert "first-seat advantage" in result.table()
 
 
+def test_the_table_reports_each_entrants_decisions_a_second_from_its_own_cpu_time():
+    """A side's decisions over its agents' ``act`` CPU time: the robbers' three seats count
+    together, and a game their agent sat out does not count for it."""
+    result = tournament(
+        "how_to_rob_a_bank", ["random", "heuristic"], games=4, num_players=4, seed=2, workers=1
+    )
+    robbers = [
+        sum(record["seat_decisions"][1:]) / sum(record["act_cpu_seconds"][1:])
+        for record in result.games
+        if record["seating"][1] == 1
+    ]
+    assert result.decisions_per_second(1, side=1) == pytest.approx(float(np.median(robbers)))
+    for record in result.games:
+        record["act_cpu_seconds"] = [0.0] * 4
+    assert result.decisions_per_second(1) is None
+    assert "decisions/s" in result.table()
+    assert "decisions_per_second" not in result.summary[0]  # the summary stays reproducible
+
+
 def test_team_game_entrants_play_whole_sides():
     result = tournament(
         "how_to_rob_a_bank", ["random", "random"], games=4, num_players=4, seed=2, workers=1
