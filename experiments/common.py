@@ -174,14 +174,13 @@ def agent_figures(result: TournamentResult, index, side=None) -> dict:
     entrant ``index`` over the sides it held (only ``side``, if given).
 
     Decisions per second: :meth:`~agents.arena.TournamentResult.decisions_per_second`."""
-    seat_of = {name: k for k, name in enumerate(sum(result.side_agents, []))}
     games = wins = decisions = 0
     for record in result.games:
         held = held_sides(record, index, side)
         games += len(held)
         wins += sum(record["outcomes"][s].won for s in held)
         decisions += sum(
-            record["seat_decisions"][seat_of[name]] for s in held for name in result.side_agents[s]
+            record["seat_decisions"][k] for k in result.held_seats(record, index, side)
         )
     low, high = wilson_interval(wins, games)
     return {

@@ -166,20 +166,22 @@ class TournamentResult:
     def partial(self) -> bool:
         return len(self.games) < self.planned_games
 
+    def held_seats(self, record, index, side=None) -> list[int]:
+        """The seats of the sides entrant ``index`` held in a game (only ``side``, if given)."""
+        seat_of = {name: k for k, name in enumerate(sum(self.side_agents, []))}
+        return [
+            seat_of[name] for s in held_sides(record, index, side) for name in self.side_agents[s]
+        ]
+
     def decisions_per_second(self, index, side=None) -> float | None:
         """Entrant ``index``'s decisions a second over the sides it held (only ``side``, if
         given): the median over its games of its decisions over the CPU time its ``act`` calls
         took in that game, so that compiling once per process (search agents) does not count
         and other processes on the cores hardly do. None where no game timed it. Not in the
         summary, which the same seeds must reproduce."""
-        seat_of = {name: k for k, name in enumerate(sum(self.side_agents, []))}
         rates = []
         for record in self.games:
-            seats = [
-                seat_of[name]
-                for s in held_sides(record, index, side)
-                for name in self.side_agents[s]
-            ]
+            seats = self.held_seats(record, index, side)
             made = sum(record["seat_decisions"][k] for k in seats)
             seconds = sum(record["act_cpu_seconds"][k] for k in seats)
             if made and seconds > 0:

@@ -147,7 +147,7 @@ def test_tournament_summary_seeds_and_output(tmp_path):
 
 def test_the_table_reports_each_entrants_decisions_a_second_from_its_own_cpu_time():
     """A side's decisions over its agents' ``act`` CPU time: the robbers' three seats count
-    together, and a game their agent sat out does not count for it."""
+    together, and the games where the entrant held the bank do not count for its robbers."""
     result = tournament(
         "how_to_rob_a_bank", ["random", "heuristic"], games=4, num_players=4, seed=2, workers=1
     )
