@@ -1,6 +1,6 @@
 """The benchmark protocol behind ``heist eval``: any agent against a fixed reference pool.
 
-Protocol v3 seats the agent on one side of a table whose other sides all hold one reference
+Protocol v4 seats the agent on one side of a table whose other sides all hold one reference
 agent, for every reference of :data:`POOL` that plays the table and every player count of the
 game, seats rotated, each table's games seeded from the protocol's seed. It reports the
 agent's win rate against each reference and count with a 95% Wilson interval, its decisions
@@ -66,7 +66,7 @@ from experiments.common import (
 from experiments.web.saved_games import read_saved_games
 from heist_envs.core.game import normalize_seed
 
-VERSION = "v3"
+VERSION = "v4"
 #: the reference pool of the protocol (v1's); an agent that cannot play a table (the tuned
 #: heuristic where a game's heuristic has no weights, a network at a count none was trained
 #: for) sits it out

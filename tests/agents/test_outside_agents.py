@@ -263,7 +263,7 @@ def test_an_outside_agent_plays_in_the_arena_eval_and_leaderboard(
         "--out", str(card_dir), "--workers", "2", "--no-progress",
     )  # fmt: skip
     card = json.loads((card_dir / "card.json").read_text())
-    assert card["protocol"] == "v3-quick" and card["pool"] == ["random", "heuristic"]
+    assert card["protocol"] == "v4-quick" and card["pool"] == ["random", "heuristic"]
     assert [(t["players"], t["reference"]) for t in card["tables"]] == [
         (2, "random"), (2, "heuristic"), (4, "random"), (4, "heuristic")
     ]  # fmt: skip
