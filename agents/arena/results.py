@@ -9,6 +9,7 @@ import io
 import json
 import statistics
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -166,11 +167,17 @@ class TournamentResult:
     def partial(self) -> bool:
         return len(self.games) < self.planned_games
 
+    @cached_property
+    def seat_of(self) -> dict[str, int]:
+        """Each agent name's seat index, from the sides' agents in order."""
+        return {name: k for k, name in enumerate(sum(self.side_agents, []))}
+
     def held_seats(self, record, index, side=None) -> list[int]:
         """The seats of the sides entrant ``index`` held in a game (only ``side``, if given)."""
-        seat_of = {name: k for k, name in enumerate(sum(self.side_agents, []))}
         return [
-            seat_of[name] for s in held_sides(record, index, side) for name in self.side_agents[s]
+            self.seat_of[name]
+            for s in held_sides(record, index, side)
+            for name in self.side_agents[s]
         ]
 
     def decisions_per_second(self, index, side=None) -> float | None:
