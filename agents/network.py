@@ -103,6 +103,13 @@ class PolicyValueNet(nn.Module):
             width = size
         return nn.Sequential(*layers), width
 
+    def new_value_head(self, value_seats):
+        """Replace the value head by a new one of ``value_seats`` values (initialised as in
+        ``__init__``), on the trunk or the critic it reads."""
+        self.value_head = nn.Linear(self.value_head.in_features, value_seats)
+        nn.init.orthogonal_(self.value_head.weight, 1.0)
+        nn.init.zeros_(self.value_head.bias)
+
     @property
     def hidden(self) -> list[int]:
         return [layer.out_features for layer in self.trunk[::2]]
@@ -313,10 +320,15 @@ def save_network(net, path, game_name, num_players, **extra) -> Path:
     return write_info(path, game_name, num_players, True, activation, extra)
 
 
-def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int]:
+def load_network(
+    path, game_name, num_players=None, policy_start=False
+) -> tuple[PolicyValueNet, int]:
     """The per-seat network saved at ``path`` for ``game_name`` (and ``num_players``, its own
     count if None) and the player count; a GameRecordError in one line where the checkpoint
-    is for another game, count or one side, has no value per seat, or cannot be read."""
+    is for another game, count or one side, has no value per seat, or cannot be read. With
+    ``policy_start`` a policy without a value per seat (a ``ppo`` checkpoint, a shipped
+    policy) is read too, its trunk and policy head, with a new value head per seat: expert
+    iteration's start from a trained policy."""
     game = heist_envs.get_game(game_name)
     info, num_players = check_checkpoint(path, game.name, num_players)
     if info.get("side") is not None:
@@ -325,7 +337,8 @@ def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int
             "seat (heist train --method exit writes one)"
         )
     seats = game.num_seats(num_players)
-    if info.get("value_seats") != seats:
+    per_seat = info.get("value_seats") == seats
+    if not (per_seat or policy_start):
         raise GameRecordError(
             f"checkpoint {path} has {info.get('value_seats', 1)} value(s) per decision; a "
             f"search guide for {game.name} with {num_players} players has one per seat "
@@ -334,12 +347,14 @@ def load_network(path, game_name, num_players=None) -> tuple[PolicyValueNet, int
     weights = read_weights(path, info.get("policy_only"))
     activation = info.get("activation", DEFAULT_ACTIVATION).lower()
     try:
-        net, _ = PolicyValueNet.from_sb3_weights(weights, activation, seat_values=True)
+        net, _ = PolicyValueNet.from_sb3_weights(weights, activation, seat_values=per_seat)
     except (KeyError, RuntimeError, IndexError) as error:
         reason = str(error).splitlines()[0] if str(error) else repr(error)
         raise GameRecordError(
             f"checkpoint {path}: its weights are not a network ({reason})"
         ) from None
+    if not per_seat:
+        net.new_value_head(seats)
     shape = (net.trunk[0].in_features, net.policy_head.out_features, net.value_seats)
     if shape != (game.obs_size, game.num_actions, seats):
         raise GameRecordError(

@@ -80,7 +80,11 @@ def parse_args(argv):
     parser.add_argument("--window", type=int, default=4, help="iterations of decisions trained on")
     parser.add_argument("--net-arch", default="128,128", help="hidden layer sizes")
     parser.add_argument("--activation", default="relu", choices=sorted(ACTIVATIONS))
-    parser.add_argument("--init", default=None, help="start from this per-seat checkpoint")
+    parser.add_argument(
+        "--init",
+        default=None,
+        help="start from this checkpoint: a run's, or a policy's (a new value head per seat)",
+    )
     parser.add_argument(
         "--eval-opponents",
         default="heuristic",
@@ -107,7 +111,7 @@ def parse_args(argv):
         if args.init:
             from agents.network import load_network
 
-            load_network(args.init, game.name, args.players)
+            load_network(args.init, game.name, args.players, policy_start=True)
     except ValueError as error:
         parser.error(str(error))
     return args
@@ -229,7 +233,7 @@ class ExitRun:
         self.game = game = heist_envs.get_game(args.game)
         seats = game.num_seats(args.players)
         if args.init:
-            self.net, _ = load_network(args.init, game.name, args.players)
+            self.net, _ = load_network(args.init, game.name, args.players, policy_start=True)
         else:
             self.net = PolicyValueNet(
                 game.obs_size, game.num_actions, args.net_arch, args.activation, value_seats=seats

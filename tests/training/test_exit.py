@@ -12,7 +12,12 @@ import torch  # noqa: E402
 import heist_envs  # noqa: E402
 from agents.arena import play  # noqa: E402
 from agents.batch_search import BatchSearch  # noqa: E402
-from agents.network import NetworkEvaluator, PolicyValueNet, load_network  # noqa: E402
+from agents.network import (  # noqa: E402
+    NetworkEvaluator,
+    PolicyValueNet,
+    load_network,
+    save_network,
+)
 from agents.ppo import PPOAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from experiments.common import read_csv  # noqa: E402
@@ -63,6 +68,27 @@ def test_an_iteration_runs_end_to_end_and_its_checkpoint_plays_as_ppo(tmp_path):
     assert (out / "arena_curve.png").stat().st_size > 0
 
 
+def test_a_run_can_start_from_a_policy_with_a_new_value_per_seat(tmp_path):
+    game = heist_envs.get_game("art_robbery")
+    policy = PolicyValueNet(game.obs_size, game.num_actions, (16,))  # one value: a ppo file
+    path = save_network(policy, tmp_path / "policy", "art_robbery", 3)
+    start, _ = load_network(path, "art_robbery", 3, policy_start=True)
+    assert start.value_seats == 3 and start.hidden == [16]
+    for layer, theirs in (
+        (start.trunk[0], policy.trunk[0]),
+        (start.policy_head, policy.policy_head),
+    ):
+        torch.testing.assert_close(layer.weight, theirs.weight)
+    with pytest.raises(ValueError, match="one per seat"):  # a search guide still needs one
+        load_network(path, "art_robbery", 3)
+    out = tmp_path / "run"
+    expert.main(
+        ["--game", "art_robbery", "--players", "3", *TINY, "--init", str(path), "--out", str(out)]
+    )
+    info = json.loads((out / "final.json").read_text())
+    assert info["init"] == str(path) and info["value_seats"] == 3 and info["net_arch"] == [16]
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [
@@ -71,7 +97,10 @@ def test_an_iteration_runs_end_to_end_and_its_checkpoint_plays_as_ppo(tmp_path):
         (["--games-per-iteration", "4096", "--simulations", "2000"], "tree nodes; at most"),
         (["--mix", "1.5"], "--mix must be between 0 and 1, got 1.5"),
         (["--players", "9"], "players"),
-        (["--init", "agents/policies/art_robbery.zip"], "one per seat"),
+        (
+            ["--init", "agents/policies/art_robbery_3p.zip"],
+            "with 3 players, not art_robbery with 4",
+        ),
     ],
 )
 def test_bad_flags_stop_the_run_in_one_line(tmp_path, capsys, flags, message):
